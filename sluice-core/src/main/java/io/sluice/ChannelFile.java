@@ -1,0 +1,234 @@
+package io.sluice;
+
+import io.sluice.internal.AlignedBuffers;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * The CHANNEL engine: positional {@code pread}/{@code pwrite} through {@link FileChannel}, with no lock of ours, so
+ * threads read in parallel.
+ *
+ * <p>Direct buffers and native segments go straight to the kernel. Heap arrays, heap buffers and heap segments are
+ * copied through page-aligned direct buffers from a pool: the JDK would otherwise use its own temporary direct
+ * buffers, which start 16 bytes into a page and make page-cache copies several times slower.
+ */
+final class ChannelFile extends PositionalFile {
+    /** Bounce buffers for heap memory; a request larger than one is done in several system calls. */
+    private static final AlignedBuffers BOUNCE =
+            new AlignedBuffers(256 * 1024, 4 * Runtime.getRuntime().availableProcessors());
+
+    private final ReopeningChannel channel;
+
+    ChannelFile(Path path, OpenSpec spec) throws IOException {
+        super(path, Engine.CHANNEL, spec);
+        this.channel = new ReopeningChannel(path, spec);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return channel.isOpen();
+    }
+
+    @Override
+    void ensureOpen() throws ClosedChannelException {
+        channel.get();
+    }
+
+    // ---------------------------------------------------------------- direct memory: one system call
+
+    private int pread(ByteBuffer dst, long position) throws IOException {
+        int len = dst.remaining();
+        for (;;) {
+            FileChannel c = channel.get();
+            try {
+                return c.read(dst, position);
+            } catch (ClosedChannelException e) {
+                channel.recover(c, e);
+            } catch (IOException e) {
+                throw failure("pread", position, len, e);
+            }
+        }
+    }
+
+    private int pwrite(ByteBuffer src, long position) throws IOException {
+        int len = src.remaining();
+        for (;;) {
+            FileChannel c = channel.get();
+            try {
+                return c.write(src, position);
+            } catch (ClosedChannelException e) {
+                channel.recover(c, e);
+            } catch (IOException e) {
+                throw failure("pwrite", position, len, e);
+            }
+        }
+    }
+
+    @Override
+    int readBuffer(ByteBuffer dst, long position) throws IOException {
+        if (dst.isDirect()) {
+            return pread(dst, position);
+        }
+        int n = readArray(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining(), position);
+        if (n > 0) {
+            dst.position(dst.position() + n);
+        }
+        return n;
+    }
+
+    @Override
+    int writeBuffer(ByteBuffer src, long position) throws IOException {
+        if (src.isDirect()) {
+            return pwrite(src, position);
+        }
+        int n = writeArray(src.array(), src.arrayOffset() + src.position(), src.remaining(), position);
+        src.position(src.position() + n);
+        return n;
+    }
+
+    @Override
+    int readSegment(MemorySegment dst, long position) throws IOException {
+        if (dst.isNative()) {
+            return pread(dst.asByteBuffer(), position);
+        }
+        ByteBuffer b = BOUNCE.acquire();
+        try {
+            MemorySegment bounce = MemorySegment.ofBuffer(b);
+            long total = 0;
+            long len = dst.byteSize();
+            while (total < len) {
+                int chunk = (int) Math.min(len - total, b.capacity());
+                b.clear().limit(chunk);
+                int n = pread(b, position + total);
+                if (n < 0) {
+                    return total == 0 ? -1 : (int) total;
+                }
+                MemorySegment.copy(bounce, 0, dst, total, n);
+                total += n;
+                if (n < chunk) {
+                    break;
+                }
+            }
+            return (int) total;
+        } finally {
+            BOUNCE.release(b);
+        }
+    }
+
+    @Override
+    int writeSegment(MemorySegment src, long position) throws IOException {
+        if (src.isNative()) {
+            return pwrite(src.asByteBuffer(), position);
+        }
+        ByteBuffer b = BOUNCE.acquire();
+        try {
+            MemorySegment bounce = MemorySegment.ofBuffer(b);
+            long total = 0;
+            long len = src.byteSize();
+            while (total < len) {
+                int chunk = (int) Math.min(len - total, b.capacity());
+                MemorySegment.copy(src, total, bounce, 0, chunk);
+                b.clear().limit(chunk);
+                int n = pwrite(b, position + total);
+                total += n;
+                if (n < chunk) {
+                    break;
+                }
+            }
+            return (int) total;
+        } finally {
+            BOUNCE.release(b);
+        }
+    }
+
+    // ---------------------------------------------------------------- heap arrays: through aligned bounce buffers
+
+    @Override
+    int readArray(byte[] dst, int offset, int length, long position) throws IOException {
+        ByteBuffer b = BOUNCE.acquire();
+        try {
+            int total = 0;
+            while (total < length) {
+                int chunk = Math.min(length - total, b.capacity());
+                b.clear().limit(chunk);
+                int n = pread(b, position + total);
+                if (n < 0) {
+                    return total == 0 ? -1 : total;
+                }
+                b.flip().get(dst, offset + total, n);
+                total += n;
+                if (n < chunk) {
+                    break;
+                }
+            }
+            return total;
+        } finally {
+            BOUNCE.release(b);
+        }
+    }
+
+    @Override
+    int writeArray(byte[] src, int offset, int length, long position) throws IOException {
+        ByteBuffer b = BOUNCE.acquire();
+        try {
+            int total = 0;
+            while (total < length) {
+                int chunk = Math.min(length - total, b.capacity());
+                b.clear();
+                b.put(src, offset + total, chunk).flip();
+                int n = pwrite(b, position + total);
+                total += n;
+                if (n < chunk) {
+                    break;
+                }
+            }
+            return total;
+        } finally {
+            BOUNCE.release(b);
+        }
+    }
+
+    // ---------------------------------------------------------------- metadata
+
+    @Override
+    public long size() throws IOException {
+        try {
+            return channel.call(FileChannel::size);
+        } catch (IOException e) {
+            throw failure("size", 0, 0, e);
+        }
+    }
+
+    @Override
+    void truncateFile(long size) throws IOException {
+        try {
+            channel.call(c -> {
+                c.truncate(size);
+                return 0;
+            });
+        } catch (IOException e) {
+            throw failure("truncate", size, 0, e);
+        }
+    }
+
+    @Override
+    public void force(boolean metadata) throws IOException {
+        try {
+            channel.call(c -> {
+                c.force(metadata);
+                return 0;
+            });
+        } catch (IOException e) {
+            throw failure(metadata ? "fsync" : "fdatasync", 0, 0, e);
+        }
+    }
+
+    @Override
+    boolean closeFile() throws IOException {
+        return channel.close();
+    }
+}

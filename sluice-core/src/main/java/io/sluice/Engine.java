@@ -1,0 +1,113 @@
+package io.sluice;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The I/O mechanisms behind a {@link PositionalFile}.
+ *
+ * <p>Every engine honours the same contract (the javadoc of {@link PositionalFile}); they differ in how the bytes
+ * move and therefore in speed. Whether an engine can run here is probed the first time it is asked, never at class
+ * load, and the reason it cannot is kept: {@link #unavailabilityCause()}.
+ *
+ * <p>{@link #best()} picks the fastest engine that works on this machine. Which one that is may change between
+ * releases; set the system property {@value #PROPERTY} (for example {@code -Dsluice.engine=CHANNEL}) to force one.
+ */
+public enum Engine {
+    /**
+     * {@link java.io.RandomAccessFile} with {@code seek} and {@code read} under one lock: the way the JDK's
+     * {@code ZipFile} and many older libraries still read. It serialises all threads and is kept as the baseline
+     * every benchmark compares against.
+     */
+    CLASSIC("RandomAccessFile, seek+read under a lock (the JDK's traditional way; baseline)"),
+    /**
+     * {@link java.nio.channels.FileChannel} positional reads and writes ({@code pread}/{@code pwrite}): no lock, so
+     * threads proceed in parallel. Heap arrays are copied through page-aligned direct buffers, and a thread
+     * interrupt does not leave the file closed for other threads.
+     */
+    CHANNEL("FileChannel pread/pwrite, lock-free, page-aligned bounce buffers"),
+    /**
+     * The file mapped into memory with {@link java.nio.channels.FileChannel#map(java.nio.channels.FileChannel.MapMode,
+     * long, long, java.lang.foreign.Arena)}: reads and writes are memory copies, with no system call once the pages
+     * are resident. Files of any size; {@code madvise} hints through {@link Advice}.
+     */
+    MMAP("memory-mapped MemorySegment, madvise hints"),
+    /** Linux io_uring through the FFM API, with no native library. */
+    IO_URING("Linux io_uring rings reached through FFM");
+
+    /** The system property that forces {@link #best()} to return a given engine. */
+    public static final String PROPERTY = "sluice.engine";
+
+    private final String description;
+
+    Engine(String description) {
+        this.description = description;
+    }
+
+    /** One line saying how this engine moves bytes. */
+    public String description() {
+        return description;
+    }
+
+    /** Whether this engine can be used in this JVM on this machine. */
+    public boolean isAvailable() {
+        return unavailabilityCause().isEmpty();
+    }
+
+    /** Why this engine cannot be used here, or empty when it can. */
+    public Optional<String> unavailabilityCause() {
+        return switch (this) {
+            case CLASSIC, CHANNEL, MMAP -> Optional.empty();
+            case IO_URING -> Optional.of(Probes.URING_CAUSE);
+        };
+    }
+
+    /**
+     * Throws when this engine cannot be used here.
+     *
+     * @throws UnsupportedOperationException naming the engine and the cause
+     */
+    public void requireAvailable() {
+        Optional<String> cause = unavailabilityCause();
+        if (cause.isPresent()) {
+            throw new UnsupportedOperationException("engine " + this + " is not available: " + cause.get());
+        }
+    }
+
+    /**
+     * The engine {@link PositionalFile#open(java.nio.file.Path, java.nio.file.OpenOption...)} uses: the one named by
+     * the system property {@value #PROPERTY} if set, else IO_URING where it works and CHANNEL otherwise.
+     *
+     * @throws IllegalArgumentException if the property names no engine
+     * @throws UnsupportedOperationException if the property names an engine that cannot run here
+     */
+    public static Engine best() {
+        String forced = System.getProperty(PROPERTY);
+        if (forced != null && !forced.isBlank()) {
+            Engine e = parse(forced);
+            e.requireAvailable();
+            return e;
+        }
+        return IO_URING.isAvailable() ? IO_URING : CHANNEL;
+    }
+
+    /**
+     * The engine with this name, ignoring case ({@code "mmap"}, {@code "io_uring"} and {@code "io-uring"} all work).
+     *
+     * @throws IllegalArgumentException naming the valid values
+     */
+    public static Engine parse(String name) {
+        String n = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (Engine e : values()) {
+            if (e.name().equals(n)) {
+                return e;
+            }
+        }
+        throw new IllegalArgumentException("unknown engine '" + name + "': expected one of CLASSIC, CHANNEL, MMAP, IO_URING");
+    }
+
+    /** Probe results, computed on first use. */
+    private static final class Probes {
+        static final String URING_CAUSE = "not built into this release of Sluice yet";
+    }
+}

@@ -1,0 +1,71 @@
+package io.sluice;
+
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.StandardOpenOption;
+import java.util.EnumSet;
+import java.util.Set;
+
+/** The open options of one {@link PositionalFile#open} call, checked and sorted out once for every engine. */
+record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice advice) {
+
+    static OpenSpec parse(OpenOption... options) {
+        EnumSet<StandardOpenOption> std = EnumSet.of(StandardOpenOption.READ);
+        boolean noFollow = false;
+        Advice advice = Advice.NORMAL;
+        for (OpenOption o : options) {
+            switch (o) {
+                case null -> throw new NullPointerException("null open option");
+                case StandardOpenOption.APPEND -> throw new IllegalArgumentException(
+                        "APPEND is not supported: every write names its position");
+                case StandardOpenOption s -> std.add(s);
+                case LinkOption l when l == LinkOption.NOFOLLOW_LINKS -> noFollow = true;
+                case Advice a -> advice = a;
+                default -> throw new UnsupportedOperationException("unsupported open option: " + o);
+            }
+        }
+        // Creating or truncating a file only makes sense for a writer, as in FileChannel.open.
+        if (!std.contains(StandardOpenOption.WRITE)) {
+            std.remove(StandardOpenOption.CREATE);
+            std.remove(StandardOpenOption.CREATE_NEW);
+            std.remove(StandardOpenOption.TRUNCATE_EXISTING);
+        }
+        return new OpenSpec(Set.copyOf(std), noFollow, advice);
+    }
+
+    boolean writable() {
+        return standard.contains(StandardOpenOption.WRITE);
+    }
+
+    boolean deleteOnClose() {
+        return standard.contains(StandardOpenOption.DELETE_ON_CLOSE);
+    }
+
+    /** The options for FileChannel.open, with or without those that act only at creation (for reopening). */
+    OpenOption[] channelOptions(boolean reopen) {
+        EnumSet<StandardOpenOption> s = EnumSet.copyOf(standard);
+        if (reopen) {
+            s.remove(StandardOpenOption.CREATE);
+            s.remove(StandardOpenOption.CREATE_NEW);
+            s.remove(StandardOpenOption.TRUNCATE_EXISTING);
+        }
+        // Sluice deletes on close itself, so that every engine behaves alike.
+        s.remove(StandardOpenOption.DELETE_ON_CLOSE);
+        OpenOption[] out = s.toArray(new OpenOption[s.size() + (noFollowLinks ? 1 : 0)]);
+        if (noFollowLinks) {
+            out[out.length - 1] = LinkOption.NOFOLLOW_LINKS;
+        }
+        return out;
+    }
+
+    /** RandomAccessFile's mode string for these options. */
+    String rafMode() {
+        if (!writable()) {
+            return "r";
+        }
+        if (standard.contains(StandardOpenOption.SYNC)) {
+            return "rws";
+        }
+        return standard.contains(StandardOpenOption.DSYNC) ? "rwd" : "rw";
+    }
+}

@@ -1,0 +1,94 @@
+package io.sluice;
+
+import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * A {@link FileChannel} that survives thread interrupts.
+ *
+ * <p>Why: {@code FileChannel} is an interruptible channel, so interrupting any one thread during any call closes
+ * the channel for every thread, a trap that has bitten Lucene, Elasticsearch and many others. Here a call that fails
+ * with {@link ClosedChannelException} asks {@link #recover}: if the file was closed on purpose the exception stands;
+ * otherwise the channel was closed by an interrupt, so a fresh channel is opened on the same path and the call is
+ * retried. The interrupted thread itself still gets its {@link ClosedByInterruptException} (its interrupt status is
+ * kept), as it would from the JDK.
+ *
+ * <p>Data is never lost by the reopen: writes that completed are in the file, and the new channel sees them.
+ */
+final class ReopeningChannel {
+    private final Path path;
+    private final OpenSpec spec;
+    /** Replaced only under {@code this}; null once closed on purpose. */
+    private volatile FileChannel channel;
+
+    ReopeningChannel(Path path, OpenSpec spec) throws IOException {
+        this.path = path;
+        this.spec = spec;
+        this.channel = FileChannel.open(path, spec.channelOptions(false));
+    }
+
+    /** The channel to use now. */
+    FileChannel get() throws ClosedChannelException {
+        FileChannel c = channel;
+        if (c == null) {
+            throw new ClosedChannelException();
+        }
+        return c;
+    }
+
+    boolean isOpen() {
+        return channel != null;
+    }
+
+    /**
+     * Called when {@code failed} threw {@code e}. Returns normally when the caller should retry; throws when it
+     * should not: the file was closed on purpose, or this thread is the one that was interrupted.
+     */
+    void recover(FileChannel failed, ClosedChannelException e) throws IOException {
+        synchronized (this) {
+            if (channel == null) {
+                throw e;
+            }
+            if (channel == failed && !failed.isOpen()) {
+                channel = FileChannel.open(path, spec.channelOptions(true));
+            }
+        }
+        if (e instanceof ClosedByInterruptException || Thread.currentThread().isInterrupted()) {
+            throw e;
+        }
+    }
+
+    /** One call on the channel, for {@link #call}. */
+    interface ChannelCall {
+        long apply(FileChannel channel) throws IOException;
+    }
+
+    /**
+     * Runs {@code op}, reopening and retrying as {@link #recover} decides. Other failures are thrown unchanged, for
+     * the caller to put in context. (Hot paths inline this loop to avoid the lambda.)
+     */
+    long call(ChannelCall op) throws IOException {
+        for (;;) {
+            FileChannel c = get();
+            try {
+                return op.apply(c);
+            } catch (ClosedChannelException e) {
+                recover(c, e);
+            }
+        }
+    }
+
+    /** Closes for good; returns whether this call did it. */
+    synchronized boolean close() throws IOException {
+        FileChannel c = channel;
+        if (c == null) {
+            return false;
+        }
+        channel = null;
+        c.close();
+        return true;
+    }
+}
