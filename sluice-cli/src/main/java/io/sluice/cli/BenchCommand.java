@@ -1,0 +1,140 @@
+package io.sluice.cli;
+
+import io.sluice.Engine;
+import io.sluice.cli.bench.Bench;
+import io.sluice.cli.bench.ByteSize;
+import io.sluice.cli.bench.Report;
+import io.sluice.cli.bench.Row;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice bench}: which engine reads fastest on this machine, side by side in one run. */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
+                    + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",
+            "The table goes to standard output, progress to standard error."})
+final class BenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--size", defaultValue = "1g", paramLabel = "BYTES",
+            description = "Size of the test file (default: ${DEFAULT-VALUE}); suffixes k, m, g.")
+    String size;
+
+    @Option(names = "--dir", paramLabel = "DIR",
+            description = "Where to create the test file (default: the system temp directory). Point it at the disk "
+                    + "you care about.")
+    Path dir;
+
+    @Option(names = "--threads", split = ",", paramLabel = "N",
+            description = "Thread counts to measure (default: 1 and every core).")
+    List<Integer> threads;
+
+    @Option(names = "--engines", split = ",", paramLabel = "NAME",
+            description = "Engines to measure: classic, channel, mmap, io_uring, naive-direct (default: all available "
+                    + "and naive-direct, a plain FileChannel with ByteBuffer.allocateDirect buffers).")
+    List<String> engines;
+
+    @Option(names = "--block-sizes", split = ",", defaultValue = "512,4k,16k,64k", paramLabel = "BYTES",
+            description = "Block sizes of the random-read workloads (default: ${DEFAULT-VALUE}).")
+    List<String> blockSizes;
+
+    @Option(names = "--seq-block-size", defaultValue = "1m", paramLabel = "BYTES",
+            description = "Block size of the sequential-read workload; 0 to skip it (default: ${DEFAULT-VALUE}).")
+    String seqBlockSize;
+
+    @Option(names = "--duration", defaultValue = "200", paramLabel = "MS",
+            description = "Length of one timed sample in milliseconds (default: ${DEFAULT-VALUE}).")
+    long durationMs;
+
+    @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
+            description = "Samples per row; the table shows their median and spread (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--json", paramLabel = "FILE",
+            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
+    Path json;
+
+    @Option(names = "--no-fio", description = "Do not run fio even when it is installed.")
+    boolean noFio;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Bench.Options o = options();
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
+                System.getProperty("os.version"), System.getProperty("os.arch"),
+                Runtime.getRuntime().availableProcessors());
+        List<Row> rows = new Bench(o, err).run();
+        boolean jsonToStdout = json != null && json.toString().equals("-");
+        if (!jsonToStdout) {
+            Report.table(rows, out);
+        }
+        if (jsonToStdout) {
+            Report.json(rows, out);
+        } else if (json != null) {
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
+                Report.json(rows, w);
+            }
+            err.println("wrote " + json);
+        }
+        return Main.OK;
+    }
+
+    Bench.Options options() {
+        long fileSize = ByteSize.parse(size);
+        List<Integer> bs = new ArrayList<>();
+        for (String s : blockSizes) {
+            bs.add(blockSize(s, "--block-sizes"));
+        }
+        int seq = seqBlockSize.equals("0") ? 0 : blockSize(seqBlockSize, "--seq-block-size");
+        for (int b : bs) {
+            if (b > fileSize) {
+                throw new IllegalArgumentException("--size " + size + " is smaller than a block of " + b + " bytes");
+            }
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Integer> t = threads != null ? threads : cores == 1 ? List.of(1) : List.of(1, cores);
+        for (int n : t) {
+            if (n < 1 || n > 1024) {
+                throw new IllegalArgumentException("--threads must be between 1 and 1024: " + n);
+            }
+        }
+        if (durationMs < 1 || rounds < 1) {
+            throw new IllegalArgumentException("--duration and --rounds must be positive");
+        }
+        List<String> e = engines;
+        if (e == null) {
+            e = new ArrayList<>();
+            for (Engine engine : Engine.values()) {
+                if (engine.isAvailable()) {
+                    e.add(engine.name());
+                }
+            }
+            e.add("naive-direct");
+        }
+        Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
+        return new Bench.Options(fileSize, d, t, e, bs, seq, durationMs * 1_000_000, rounds, !noFio);
+    }
+
+    private static int blockSize(String s, String option) {
+        long b = ByteSize.parse(s);
+        if (b < 1 || b > (256 << 20)) {
+            throw new IllegalArgumentException(option + ": block size must be 1 byte to 256 MiB: " + s);
+        }
+        return (int) b;
+    }
+}

@@ -1,0 +1,43 @@
+package io.sluice.cli;
+
+import io.sluice.Engine;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice info}: the engines, which can run here, and why the others cannot. */
+@Command(name = "info", mixinStandardHelpOptions = true,
+        description = "Show the I/O engines, which are available on this machine, and why not.")
+final class InfoCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("Java      %s (%s), %s %s %s, %d cores%n", Runtime.version(), System.getProperty("java.vendor"),
+                System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("os.arch"),
+                Runtime.getRuntime().availableProcessors());
+        out.printf("native    %s%n", Engine.class.getModule().isNativeAccessEnabled()
+                ? "access enabled for " + moduleName()
+                : "access NOT enabled for " + moduleName() + " (madvise hints are skipped)");
+        out.println();
+        out.printf("%-9s %-10s %s%n", "engine", "available", "how / why not");
+        for (Engine e : Engine.values()) {
+            out.printf("%-9s %-10s %s%n", e, e.isAvailable() ? "yes" : "no",
+                    e.unavailabilityCause().orElse(e.description()));
+        }
+        out.println();
+        String forced = System.getProperty(Engine.PROPERTY);
+        out.printf("best      %s%s%n", Engine.best(), forced == null ? "" : " (forced by -D" + Engine.PROPERTY + ")");
+        out.flush();
+        return Main.OK;
+    }
+
+    private static String moduleName() {
+        Module m = Engine.class.getModule();
+        return m.isNamed() ? m.getName() : "the class path";
+    }
+}

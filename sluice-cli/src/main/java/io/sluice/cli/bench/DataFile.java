@@ -1,0 +1,100 @@
+package io.sluice.cli.bench;
+
+import io.sluice.Engine;
+import io.sluice.PositionalFile;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.SplittableRandom;
+import java.util.function.LongConsumer;
+
+/** The benchmark's test file: made in its own new directory, filled with random bytes, and removed afterwards. */
+final class DataFile implements AutoCloseable {
+    private static final int CHUNK = 1 << 20;
+
+    private final Path dir;
+    private final Path file;
+    private final long size;
+    private final Thread cleanup;
+
+    private DataFile(Path dir, long size) {
+        this.dir = dir;
+        this.file = dir.resolve("data.bin");
+        this.size = size;
+        // Removes the file when the user stops the run with Ctrl-C.
+        this.cleanup = new Thread(this::delete, "sluice-bench-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /**
+     * Creates {@code size} random bytes in a new directory under {@code parent}, reporting progress in bytes.
+     *
+     * @throws IOException naming the directory when the file cannot be written (no space, say)
+     */
+    static DataFile create(Path parent, long size, LongConsumer progress) throws IOException {
+        Files.createDirectories(parent);
+        DataFile d = new DataFile(Files.createTempDirectory(parent, "sluice-bench-"), size);
+        boolean success = false;
+        try (Arena arena = Arena.ofConfined();
+             PositionalFile f = PositionalFile.open(d.file, Engine.CHANNEL, StandardOpenOption.WRITE,
+                     StandardOpenOption.CREATE_NEW)) {
+            ByteBuffer chunk = arena.allocate(CHUNK, 4096).asByteBuffer();
+            new SplittableRandom(42).longs(CHUNK / 8).forEach(chunk::putLong);
+            for (long pos = 0; pos < size; pos += CHUNK) {
+                int n = (int) Math.min(CHUNK, size - pos);
+                // A different first word per chunk, so no two chunks are equal.
+                chunk.putLong(0, pos);
+                f.writeFully(chunk.clear().limit(n), pos);
+                progress.accept(pos + n);
+            }
+            success = true;
+            return d;
+        } finally {
+            if (!success) {
+                d.close();
+            }
+        }
+    }
+
+    /** Reads the whole file once so it is in the page cache; returns the bytes per second it took. */
+    double warm() throws IOException {
+        long t0 = System.nanoTime();
+        try (Arena arena = Arena.ofConfined(); PositionalFile f = PositionalFile.open(file, Engine.CHANNEL)) {
+            ByteBuffer buf = arena.allocate(CHUNK, 4096).asByteBuffer();
+            for (long pos = 0; pos < size; pos += CHUNK) {
+                f.read(buf.clear(), pos);
+            }
+        }
+        return size / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    Path path() {
+        return file;
+    }
+
+    long size() {
+        return size;
+    }
+
+    private void delete() {
+        try {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            System.err.println("sluice: could not remove " + file + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        delete();
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.sluice.cli.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A contender measured in this JVM: {@code threads} platform threads each read their precomputed offsets in a loop
+ * until told to stop, and the rate is the sum of every thread's own operations divided by its own elapsed time.
+ *
+ * <p>Everything a thread needs (its buffer, its offsets) is made before the start signal, so the timed loop does
+ * one read call per operation and nothing else: no allocation, no random numbers.
+ */
+abstract class JavaContender implements Contender {
+    /** Reads one block at a position; one per thread, holding that thread's buffer. */
+    interface Reader {
+        int read(long position) throws IOException;
+    }
+
+    /** Operations between two looks at the stop flag, so the check costs nothing measurable. */
+    private static final int STRIDE = 16;
+
+    private final long fileSize;
+    private volatile boolean stop;
+
+    JavaContender(long fileSize) {
+        this.fileSize = fileSize;
+    }
+
+    /** A reader with its own buffer of {@code blockSize} bytes, for one thread. */
+    abstract Reader reader(int blockSize) throws IOException;
+
+    @Override
+    public Sample measure(Workload w, int threads, long nanos) throws IOException, InterruptedException {
+        Thread[] ts = new Thread[threads];
+        double[] rates = new double[threads];
+        Throwable[] failures = new Throwable[threads];
+        CountDownLatch ready = new CountDownLatch(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        stop = false;
+        for (int t = 0; t < threads; t++) {
+            final int id = t;
+            final long[] offsets = w.offsets(fileSize, t, threads);
+            final Reader reader = reader(w.blockSize());
+            ts[t] = new Thread(() -> {
+                try {
+                    ready.countDown();
+                    go.await();
+                    long start = System.nanoTime();
+                    long ops = loop(reader, offsets, w.blockSize());
+                    rates[id] = ops / ((System.nanoTime() - start) / 1e6);
+                } catch (Throwable e) {
+                    failures[id] = e;
+                }
+            }, "sluice-bench-" + name() + "-" + t);
+            ts[t].start();
+        }
+        ready.await();
+        go.countDown();
+        Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+        stop = true;
+        double total = 0;
+        for (int t = 0; t < threads; t++) {
+            ts[t].join();
+            if (failures[t] != null) {
+                if (failures[t] instanceof IOException io) {
+                    throw io;
+                }
+                throw new UncheckedIOException(
+                        new IOException(name() + " failed in " + w + ": " + failures[t], failures[t]));
+            }
+            total += rates[t];
+        }
+        return new Sample(total, total * 1000.0 * w.blockSize());
+    }
+
+    private long loop(Reader reader, long[] offsets, int blockSize) throws IOException {
+        long ops = 0;
+        int i = 0;
+        while (!stop) {
+            for (int k = 0; k < STRIDE; k++) {
+                long pos = offsets[i];
+                if (++i == offsets.length) {
+                    i = 0;
+                }
+                if (reader.read(pos) != blockSize) {
+                    throw new IOException(name() + ": short read at " + pos + " (file changed during the benchmark?)");
+                }
+            }
+            ops += STRIDE;
+        }
+        return ops;
+    }
+}

@@ -1,0 +1,91 @@
+package io.sluice.cli.bench;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Prints benchmark rows as a table grouped by workload and thread count, or as the JSON array scripts read. */
+public final class Report {
+    private Report() {
+    }
+
+    /** Rows grouped by (workload, threads), in the order they were measured. */
+    static Map<String, List<Row>> cells(List<Row> rows) {
+        Map<String, List<Row>> cells = new LinkedHashMap<>();
+        for (Row r : rows) {
+            cells.computeIfAbsent(r.workload() + "/" + r.threads(), k -> new ArrayList<>()).add(r);
+        }
+        return cells;
+    }
+
+    private static Row find(List<Row> cell, String engine) {
+        for (Row r : cell) {
+            if (r.engine().equals(engine)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** This row's median over the named row's median in the same cell, or NaN when that row is absent. */
+    static double ratio(List<Row> cell, Row row, String engine) {
+        Row base = engine == null ? null : find(cell, engine);
+        return base == null || base.opsPerMs() == 0 ? Double.NaN : row.opsPerMs() / base.opsPerMs();
+    }
+
+    public static void table(List<Row> rows, PrintWriter out) {
+        for (List<Row> cell : cells(rows).values()) {
+            Row first = cell.get(0);
+            out.printf(Locale.ROOT, "%n%s, %d thread%s%n", first.workload(), first.threads(),
+                    first.threads() == 1 ? "" : "s");
+            out.printf(Locale.ROOT, "  %-13s %10s %10s %7s %9s %15s%n", "engine", "ops/ms", "MB/s", "spread",
+                    "xCLASSIC", "x fio");
+            for (Row r : cell) {
+                double vsClassic = ratio(cell, r, "CLASSIC");
+                double vsFio = ratio(cell, r, r.fioReference());
+                out.printf(Locale.ROOT, "  %-13s %10.1f %10.1f %6.1f%% %9s %15s%n", r.engine(), r.opsPerMs(),
+                        r.mbPerSec(), r.spread() * 100, fmt(vsClassic),
+                        Double.isNaN(vsFio) ? "" : fmt(vsFio) + " " + r.fioReference().substring(4));
+            }
+        }
+        out.println();
+        out.println("ops/ms and MB/s are medians over rounds; spread is (max - min) / median; x columns are ratios of");
+        out.println("medians measured side by side in this run (x fio: against fio's psync or mmap engine on the same job).");
+        out.flush();
+    }
+
+    private static String fmt(double ratio) {
+        return Double.isNaN(ratio) ? "" : String.format(Locale.ROOT, "%.2f", ratio);
+    }
+
+    /**
+     * One JSON array, one object per row. The field names are stable; scripts depend on them: {@code engine},
+     * {@code workload}, {@code blockSize}, {@code threads}, {@code opsPerMs}, {@code mbPerSec} (medians),
+     * {@code spread}, {@code rounds}, {@code ratioToClassic}, {@code fioReference}, {@code ratioToFio}, {@code direct}.
+     */
+    public static void json(List<Row> rows, PrintWriter out) {
+        Map<String, List<Row>> cells = cells(rows);
+        out.println("[");
+        int i = 0;
+        for (List<Row> cell : cells.values()) {
+            for (Row r : cell) {
+                out.printf(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": %d, \"threads\": %d, "
+                                + "\"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, \"rounds\": %d, "
+                                + "\"ratioToClassic\": %s, \"fioReference\": %s, \"ratioToFio\": %s, \"direct\": false}%s%n",
+                        r.engine(), r.workload().name(), r.workload().blockSize(), r.threads(), r.opsPerMs(),
+                        r.mbPerSec(), r.spread(), r.samples().size(), num(ratio(cell, r, "CLASSIC")),
+                        r.fioReference() == null ? "null" : "\"" + r.fioReference() + "\"",
+                        num(ratio(cell, r, r.fioReference())), ++i < rows.size() ? "," : "");
+            }
+        }
+        out.println("]");
+        out.flush();
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
+    }
+}

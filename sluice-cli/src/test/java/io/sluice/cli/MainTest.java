@@ -1,0 +1,81 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    @Test
+    void infoListsEveryEngineAndTheBestOne() {
+        assertEquals(Main.OK, run("info"), err::toString);
+        String s = out.toString();
+        for (String engine : new String[] {"CLASSIC", "CHANNEL", "MMAP", "IO_URING"}) {
+            assertTrue(s.contains(engine), s);
+        }
+        assertTrue(Pattern.compile("(?m)^IO_URING\\s+no\\s+\\S").matcher(s).find(), "IO_URING must say why not:\n" + s);
+        assertTrue(Pattern.compile("(?m)^best\\s+CHANNEL").matcher(s).find(), s);
+    }
+
+    @Test
+    void badInputExitsWithTwoAndSaysWhy() {
+        assertEquals(Main.BAD_INPUT, run("bench", "--size", "lots"));
+        assertTrue(err.toString().contains("not a size: 'lots'"), err::toString);
+    }
+
+    @Test
+    void unknownEngineIsBadInput() {
+        assertEquals(Main.BAD_INPUT, run("bench", "--size", "1m", "--engines", "turbo", "--no-fio"));
+        assertTrue(err.toString().contains("unknown engine 'turbo'"), err::toString);
+    }
+
+    @Test
+    void unknownOptionIsBadInput() {
+        assertEquals(Main.BAD_INPUT, run("bench", "--frobnicate"));
+    }
+
+    @Test
+    void benchWritesOneJsonRowPerEngineWorkloadAndThreadCountAndCleansUp(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("rows.json");
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int rc = run("bench", "--size", "4m", "--dir", data.toString(), "--threads", "1,2",
+                "--engines", "classic,channel,mmap,naive-direct", "--block-sizes", "4k,64k", "--seq-block-size", "1m",
+                "--duration", "20", "--rounds", "2", "--no-fio", "--json", json.toString());
+        assertEquals(Main.OK, rc, err::toString);
+        String rows = Files.readString(json);
+        // 3 workloads x 2 thread counts x 4 contenders
+        Matcher m = Pattern.compile("\\{\"engine\": \"([^\"]+)\", \"workload\": \"(randread|seqread)\", "
+                + "\"blockSize\": (\\d+), \"threads\": (\\d+), \"opsPerMs\": ([0-9.]+), \"mbPerSec\": ([0-9.]+)")
+                .matcher(rows);
+        int n = 0;
+        while (m.find()) {
+            n++;
+            double opsPerMs = Double.parseDouble(m.group(5));
+            double mbPerSec = Double.parseDouble(m.group(6));
+            assertTrue(opsPerMs > 0, m.group());
+            // MB/s must follow from ops/ms and the block size (both medians of the same samples)
+            assertEquals(opsPerMs * Integer.parseInt(m.group(3)) / 1000, mbPerSec, mbPerSec * 0.35, m.group());
+        }
+        assertEquals(24, n, rows);
+        assertTrue(rows.contains("\"engine\": \"naive-direct\""), rows);
+        assertTrue(out.toString().contains("seqread 1 MiB, 2 threads"), out::toString);
+        assertTrue(err.toString().contains("page cache warmed"), err::toString);
+        try (var left = Files.list(data)) {
+            assertEquals(0, left.count(), "the benchmark must remove its test file");
+        }
+    }
+}
