@@ -26,7 +26,7 @@ import java.nio.file.StandardOpenOption;
  *       {@value #JDK_ALIGNED}, so that the difference to it is Sluice's own cost or gain.</li>
  *   <li>CLASSIC: {@link PositionalFile} into a {@code byte[]}. The engine is {@link java.io.RandomAccessFile}, whose
  *       only API is arrays; a direct buffer would make it copy through a scratch array, a cost its users never
- *       pay. What it does pay, inside the JDK, is a native bounce buffer per call (malloc'd above 8 KiB).</li>
+ *       pay. What it does pay, inside the JDK, is a copy through a native buffer on every call.</li>
  * </ul>
  */
 final class ReadTarget implements Closeable {
