@@ -85,7 +85,11 @@ final class ChannelFile extends PositionalFile {
         if (src.isDirect()) {
             return pwrite(src, position);
         }
-        int n = writeArray(src.array(), src.arrayOffset() + src.position(), src.remaining(), position);
+        // A read-only heap buffer is a valid source but hides its array (array() throws), so it is copied through a
+        // bounce buffer as a heap segment instead.
+        int n = src.hasArray()
+                ? writeArray(src.array(), src.arrayOffset() + src.position(), src.remaining(), position)
+                : writeSegment(MemorySegment.ofBuffer(src), position);
         src.position(src.position() + n);
         return n;
     }
