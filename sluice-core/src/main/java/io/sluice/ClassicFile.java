@@ -124,8 +124,11 @@ final class ClassicFile extends PositionalFile {
         synchronized (lock) {
             int len = Math.min(src.remaining(), SCRATCH_MAX);
             byte[] s = scratch(len);
-            src.get(s, 0, len);
-            return writeArray(s, 0, len, position);
+            // An absolute get, so a write that fails (closed file, I/O error) leaves the buffer's position alone.
+            src.get(src.position(), s, 0, len);
+            int n = writeArray(s, 0, len, position);
+            src.position(src.position() + n);
+            return n;
         }
     }
 
