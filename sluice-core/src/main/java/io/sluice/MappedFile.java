@@ -144,10 +144,22 @@ final class MappedFile extends PositionalFile {
     /**
      * Decides what an {@link IllegalStateException} from a copy means: the mapping was replaced (retry), the file
      * was closed (ClosedChannelException), or the caller's own memory was closed (rethrow).
+     *
+     * <p>{@code wasInterrupted} is the thread's interrupt status from just before the copy. HotSpot delivers the
+     * exception to a thread caught inside the copy as the arena closes asynchronously, and sets that thread's
+     * interrupt status while doing so (seen on JDK 25). That interrupt is not the caller's, so it is cleared:
+     * otherwise the thread's next channel call, such as the size check at end of file or the map that grows the
+     * file, fails with ClosedByInterruptException, and the caller's thread stays interrupted for no reason. An
+     * interrupt that really arrives during the copy is lost with it; a narrow window, and interrupts carry no
+     * guarantee of when they are noticed.
      */
-    private void onClosedMemory(Mapping m, IllegalStateException e) throws ClosedChannelException {
+    private void onClosedMemory(Mapping m, IllegalStateException e, boolean wasInterrupted)
+            throws ClosedChannelException {
         if (m.isAlive()) {
             throw e;
+        }
+        if (!wasInterrupted) {
+            Thread.interrupted();
         }
         if (mapping == null) {
             ClosedChannelException closed = new ClosedChannelException();
@@ -201,11 +213,12 @@ final class MappedFile extends PositionalFile {
                 return -1;
             }
             int n = (int) Math.min(dst.byteSize(), size - position);
+            boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(m.segment(), position, dst, 0, n);
                 return n;
             } catch (IllegalStateException e) {
-                onClosedMemory(m, e);
+                onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
                 throw sigbus("read", position, n, e);
             }
@@ -224,11 +237,12 @@ final class MappedFile extends PositionalFile {
                 return -1;
             }
             int n = (int) Math.min(length, size - position);
+            boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(m.segment(), ValueLayout.JAVA_BYTE, position, dst, offset, n);
                 return n;
             } catch (IllegalStateException e) {
-                onClosedMemory(m, e);
+                onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
                 throw sigbus("read", position, n, e);
             }
@@ -265,11 +279,12 @@ final class MappedFile extends PositionalFile {
                 ensureCovers(position + len);
                 continue;
             }
+            boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(src, 0, m.segment(), position, len);
                 return (int) len;
             } catch (IllegalStateException e) {
-                onClosedMemory(m, e);
+                onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
                 throw sigbus("write", position, len, e);
             }
@@ -284,11 +299,12 @@ final class MappedFile extends PositionalFile {
                 ensureCovers(position + length);
                 continue;
             }
+            boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(src, offset, m.segment(), ValueLayout.JAVA_BYTE, position, length);
                 return length;
             } catch (IllegalStateException e) {
-                onClosedMemory(m, e);
+                onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
                 throw sigbus("write", position, length, e);
             }
@@ -341,12 +357,13 @@ final class MappedFile extends PositionalFile {
         Mapping m = current();
         try {
             if (isWritable() && m.arena() != null) {
+                boolean interrupted = Thread.currentThread().isInterrupted();
                 try {
                     m.segment().force();
                 } catch (IllegalStateException e) {
                     // Replaced by a remap meanwhile: the pages are the same page-cache pages, which the channel
                     // force below writes back.
-                    onClosedMemory(m, e);
+                    onClosedMemory(m, e, interrupted);
                 }
             }
             channel.call(c -> {
