@@ -22,6 +22,9 @@ import java.nio.file.Path;
  *
  * <p>If another process shrinks the file under the mapping, touching the lost pages raises SIGBUS, which the JVM
  * turns into an {@link InternalError} for FFM accesses; that becomes an {@link IOException} naming the position.
+ * This is best effort: HotSpot delivers that error asynchronously, at the thread's next safepoint poll, and in
+ * compiled code the poll may come only after the copy's catch block has been left, so the caller can see the
+ * {@code InternalError} itself (the tests show both). Either way the JVM lives on and the file stays usable.
  */
 final class MappedFile extends PositionalFile {
     private record Mapping(MemorySegment segment, Arena arena) {
