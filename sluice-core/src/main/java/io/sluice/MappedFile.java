@@ -184,22 +184,31 @@ final class MappedFile extends PositionalFile {
      * @return whether the mapping grew, so the caller should look again
      */
     private boolean refresh(Mapping seen) throws IOException {
-        long size;
-        try {
-            size = channel.call(FileChannel::size);
-        } catch (IOException e) {
-            throw failure("size", 0, 0, e);
-        }
-        if (size <= seen.size()) {
+        if (fileSize() <= seen.size()) {
             return false;
         }
         synchronized (this) {
             Mapping m = current();
-            if (m == seen) {
-                remap(m, size);
+            if (m != seen) {
+                return true;
             }
+            // Read the size again under the lock: a truncate may have run since the read above, and mapping the
+            // old, larger size in READ_WRITE mode would grow the file back to it, undoing the truncate.
+            long size = fileSize();
+            if (size <= m.size()) {
+                return false;
+            }
+            remap(m, size);
         }
         return true;
+    }
+
+    private long fileSize() throws IOException {
+        try {
+            return channel.call(FileChannel::size);
+        } catch (IOException e) {
+            throw failure("size", 0, 0, e);
+        }
     }
 
     // ---------------------------------------------------------------- reads
