@@ -62,6 +62,11 @@ final class ClassicFile extends PositionalFile {
                 raf.seek(position);
                 return raf.read(dst, offset, length);
             } catch (IOException e) {
+                // lseek refuses offsets beyond the largest file the file system can hold (EINVAL); such a position
+                // is past the end of the file, which the contract answers with -1. Checked here, off the hot path.
+                if (isPastEnd(position)) {
+                    return -1;
+                }
                 throw failure("read", position, length, e);
             }
         }
@@ -191,6 +196,15 @@ final class ClassicFile extends PositionalFile {
             closed = true;
             raf.close();
             return true;
+        }
+    }
+
+    /** Guarded by {@link #lock}. */
+    private boolean isPastEnd(long position) {
+        try {
+            return position >= raf.length();
+        } catch (IOException e) {
+            return false;
         }
     }
 
