@@ -122,10 +122,14 @@ abstract class PositionalFileContract {
         Path p = patternFile("f", 10_000);
         Path empty = Files.createFile(dir.resolve("empty"));
         try (PositionalFile f = open(p); PositionalFile e = open(empty)) {
-            for (long pos : new long[] {10_000, 10_001, 1L << 31, 1L << 32, 5 * GiB + 3, 1L << 40}) {
+            // including positions past the largest file the file system allows, and where position + length
+            // overflows: still just past the end
+            for (long pos : new long[] {10_000, 10_001, 1L << 31, 1L << 32, 5 * GiB + 3, 1L << 40, 1L << 44,
+                1L << 50, Long.MAX_VALUE / 2, Long.MAX_VALUE - 3, Long.MAX_VALUE}) {
                 assertEquals(-1, via.read(f, pos, new byte[16], 16, false), "read at " + pos);
             }
             assertEquals(-1, via.read(e, 0, new byte[16], 16, false), "read of an empty file");
+            assertThrows(EOFException.class, () -> via.read(f, Long.MAX_VALUE - 3, new byte[16], 16, true));
             assertEquals(10_000, f.size());
         }
     }
@@ -389,6 +393,21 @@ abstract class PositionalFileContract {
             assertTrue(f.isOpen());
             assertPattern(Dst.ARRAY_SLICE.readFully(f, 0, 1000), 1000, 0);
         }
+    }
+
+    @Test
+    void aWriteBeyondTheLargestFileFailsNamingTheFile() throws IOException {
+        Path p = patternFile("f", 1000);
+        try (PositionalFile f = open(p, WRITE)) {
+            for (long pos : new long[] {1L << 50, Long.MAX_VALUE - 10}) {
+                IOException e = assertThrows(IOException.class, () -> f.write(new byte[1], 0, 1, pos));
+                assertTrue(e.getMessage().contains(p.toString()), e.getMessage());
+                assertEquals(1000, f.size());
+            }
+            assertTrue(f.isOpen());
+        }
+        byte[] disk = Files.readAllBytes(p);
+        assertPattern(disk, disk.length, 0);
     }
 
     @Test
