@@ -49,8 +49,21 @@ final class ChannelFile extends PositionalFile {
             } catch (ClosedChannelException e) {
                 channel.recover(c, e);
             } catch (IOException e) {
+                // pread refuses a range whose end overflows a file offset (EINVAL); such a position is past the end
+                // of the file, which the contract answers with -1. Checked here, off the hot path.
+                if (isPastEnd(c, position)) {
+                    return -1;
+                }
                 throw failure("pread", position, len, e);
             }
+        }
+    }
+
+    private static boolean isPastEnd(FileChannel c, long position) {
+        try {
+            return position >= c.size();
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -85,7 +98,11 @@ final class ChannelFile extends PositionalFile {
         if (src.isDirect()) {
             return pwrite(src, position);
         }
-        int n = writeArray(src.array(), src.arrayOffset() + src.position(), src.remaining(), position);
+        // A read-only heap buffer is a valid source but hides its array (array() throws), so it is copied through a
+        // bounce buffer as a heap segment instead.
+        int n = src.hasArray()
+                ? writeArray(src.array(), src.arrayOffset() + src.position(), src.remaining(), position)
+                : writeSegment(MemorySegment.ofBuffer(src), position);
         src.position(src.position() + n);
         return n;
     }

@@ -62,6 +62,11 @@ final class ClassicFile extends PositionalFile {
                 raf.seek(position);
                 return raf.read(dst, offset, length);
             } catch (IOException e) {
+                // lseek refuses offsets beyond the largest file the file system can hold (EINVAL); such a position
+                // is past the end of the file, which the contract answers with -1. Checked here, off the hot path.
+                if (isPastEnd(position)) {
+                    return -1;
+                }
                 throw failure("read", position, length, e);
             }
         }
@@ -124,8 +129,11 @@ final class ClassicFile extends PositionalFile {
         synchronized (lock) {
             int len = Math.min(src.remaining(), SCRATCH_MAX);
             byte[] s = scratch(len);
-            src.get(s, 0, len);
-            return writeArray(s, 0, len, position);
+            // An absolute get, so a write that fails (closed file, I/O error) leaves the buffer's position alone.
+            src.get(src.position(), s, 0, len);
+            int n = writeArray(s, 0, len, position);
+            src.position(src.position() + n);
+            return n;
         }
     }
 
@@ -188,6 +196,15 @@ final class ClassicFile extends PositionalFile {
             closed = true;
             raf.close();
             return true;
+        }
+    }
+
+    /** Guarded by {@link #lock}. */
+    private boolean isPastEnd(long position) {
+        try {
+            return position >= raf.length();
+        } catch (IOException e) {
+            return false;
         }
     }
 

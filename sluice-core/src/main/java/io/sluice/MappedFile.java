@@ -22,6 +22,9 @@ import java.nio.file.Path;
  *
  * <p>If another process shrinks the file under the mapping, touching the lost pages raises SIGBUS, which the JVM
  * turns into an {@link InternalError} for FFM accesses; that becomes an {@link IOException} naming the position.
+ * This is best effort: HotSpot delivers that error asynchronously, at the thread's next safepoint poll, and in
+ * compiled code the poll may come only after the copy's catch block has been left, so the caller can see the
+ * {@code InternalError} itself (the tests show both). Either way the JVM lives on and the file stays usable.
  */
 final class MappedFile extends PositionalFile {
     private record Mapping(MemorySegment segment, Arena arena) {
@@ -144,10 +147,22 @@ final class MappedFile extends PositionalFile {
     /**
      * Decides what an {@link IllegalStateException} from a copy means: the mapping was replaced (retry), the file
      * was closed (ClosedChannelException), or the caller's own memory was closed (rethrow).
+     *
+     * <p>{@code wasInterrupted} is the thread's interrupt status from just before the copy. HotSpot delivers the
+     * exception to a thread caught inside the copy as the arena closes asynchronously, and sets that thread's
+     * interrupt status while doing so (seen on JDK 25). That interrupt is not the caller's, so it is cleared:
+     * otherwise the thread's next channel call, such as the size check at end of file or the map that grows the
+     * file, fails with ClosedByInterruptException, and the caller's thread stays interrupted for no reason. An
+     * interrupt that really arrives during the copy is lost with it; a narrow window, and interrupts carry no
+     * guarantee of when they are noticed.
      */
-    private void onClosedMemory(Mapping m, IllegalStateException e) throws ClosedChannelException {
+    private void onClosedMemory(Mapping m, IllegalStateException e, boolean wasInterrupted)
+            throws ClosedChannelException {
         if (m.isAlive()) {
             throw e;
+        }
+        if (!wasInterrupted) {
+            Thread.interrupted();
         }
         if (mapping == null) {
             ClosedChannelException closed = new ClosedChannelException();
@@ -169,22 +184,31 @@ final class MappedFile extends PositionalFile {
      * @return whether the mapping grew, so the caller should look again
      */
     private boolean refresh(Mapping seen) throws IOException {
-        long size;
-        try {
-            size = channel.call(FileChannel::size);
-        } catch (IOException e) {
-            throw failure("size", 0, 0, e);
-        }
-        if (size <= seen.size()) {
+        if (fileSize() <= seen.size()) {
             return false;
         }
         synchronized (this) {
             Mapping m = current();
-            if (m == seen) {
-                remap(m, size);
+            if (m != seen) {
+                return true;
             }
+            // Read the size again under the lock: a truncate may have run since the read above, and mapping the
+            // old, larger size in READ_WRITE mode would grow the file back to it, undoing the truncate.
+            long size = fileSize();
+            if (size <= m.size()) {
+                return false;
+            }
+            remap(m, size);
         }
         return true;
+    }
+
+    private long fileSize() throws IOException {
+        try {
+            return channel.call(FileChannel::size);
+        } catch (IOException e) {
+            throw failure("size", 0, 0, e);
+        }
     }
 
     // ---------------------------------------------------------------- reads
@@ -201,11 +225,12 @@ final class MappedFile extends PositionalFile {
                 return -1;
             }
             int n = (int) Math.min(dst.byteSize(), size - position);
+            boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(m.segment(), position, dst, 0, n);
                 return n;
             } catch (IllegalStateException e) {
-                onClosedMemory(m, e);
+                onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
                 throw sigbus("read", position, n, e);
             }
@@ -224,11 +249,12 @@ final class MappedFile extends PositionalFile {
                 return -1;
             }
             int n = (int) Math.min(length, size - position);
+            boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(m.segment(), ValueLayout.JAVA_BYTE, position, dst, offset, n);
                 return n;
             } catch (IllegalStateException e) {
-                onClosedMemory(m, e);
+                onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
                 throw sigbus("read", position, n, e);
             }
@@ -265,11 +291,12 @@ final class MappedFile extends PositionalFile {
                 ensureCovers(position + len);
                 continue;
             }
+            boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(src, 0, m.segment(), position, len);
                 return (int) len;
             } catch (IllegalStateException e) {
-                onClosedMemory(m, e);
+                onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
                 throw sigbus("write", position, len, e);
             }
@@ -284,11 +311,12 @@ final class MappedFile extends PositionalFile {
                 ensureCovers(position + length);
                 continue;
             }
+            boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(src, offset, m.segment(), ValueLayout.JAVA_BYTE, position, length);
                 return length;
             } catch (IllegalStateException e) {
-                onClosedMemory(m, e);
+                onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
                 throw sigbus("write", position, length, e);
             }
@@ -341,12 +369,13 @@ final class MappedFile extends PositionalFile {
         Mapping m = current();
         try {
             if (isWritable() && m.arena() != null) {
+                boolean interrupted = Thread.currentThread().isInterrupted();
                 try {
                     m.segment().force();
                 } catch (IllegalStateException e) {
                     // Replaced by a remap meanwhile: the pages are the same page-cache pages, which the channel
                     // force below writes back.
-                    onClosedMemory(m, e);
+                    onClosedMemory(m, e, interrupted);
                 }
             }
             channel.call(c -> {

@@ -180,13 +180,14 @@ public abstract class PositionalFile implements Closeable {
     public final void readFully(ByteBuffer dst, long position) throws IOException {
         long start = position;
         int wanted = dst.remaining();
-        while (dst.hasRemaining()) {
+        // At least one read, even of nothing, so that bad arguments and a closed file are reported as by read.
+        do {
             int n = read(dst, position);
             if (n < 0) {
                 throw eof(start, wanted, position - start);
             }
             position += n;
-        }
+        } while (dst.hasRemaining());
     }
 
     /**
@@ -197,13 +198,13 @@ public abstract class PositionalFile implements Closeable {
     public final void readFully(MemorySegment dst, long position) throws IOException {
         long done = 0;
         long wanted = dst.byteSize();
-        while (done < wanted) {
+        do {
             int n = read(dst.asSlice(done), position + done);
             if (n < 0) {
                 throw eof(position, wanted, done);
             }
             done += n;
-        }
+        } while (done < wanted);
     }
 
     /**
@@ -214,13 +215,13 @@ public abstract class PositionalFile implements Closeable {
     public final void readFully(byte[] dst, int offset, int length, long position) throws IOException {
         Objects.checkFromIndexSize(offset, length, dst.length);
         int done = 0;
-        while (done < length) {
+        do {
             int n = read(dst, offset + done, length - done, position + done);
             if (n < 0) {
                 throw eof(position, length, done);
             }
             done += n;
-        }
+        } while (done < length);
     }
 
     // ---------------------------------------------------------------- writes
@@ -270,26 +271,27 @@ public abstract class PositionalFile implements Closeable {
 
     /** Writes all of {@code src} from its position to its limit at {@code position}. */
     public final void writeFully(ByteBuffer src, long position) throws IOException {
-        while (src.hasRemaining()) {
+        // At least one write, even of nothing, so that bad arguments and a closed file are reported as by write.
+        do {
             position += write(src, position);
-        }
+        } while (src.hasRemaining());
     }
 
     /** Writes all of {@code src} at {@code position}. */
     public final void writeFully(MemorySegment src, long position) throws IOException {
         long done = 0;
-        while (done < src.byteSize()) {
+        do {
             done += write(src.asSlice(done), position + done);
-        }
+        } while (done < src.byteSize());
     }
 
     /** Writes all of {@code src[offset, offset + length)} at {@code position}. */
     public final void writeFully(byte[] src, int offset, int length, long position) throws IOException {
         Objects.checkFromIndexSize(offset, length, src.length);
         int done = 0;
-        while (done < length) {
+        do {
             done += write(src, offset + done, length - done, position + done);
-        }
+        } while (done < length);
     }
 
     // ---------------------------------------------------------------- the rest

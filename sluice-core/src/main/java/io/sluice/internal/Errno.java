@@ -48,7 +48,8 @@ public final class Errno {
     /** The C name of {@code errno}, or {@code "errno"} when this table does not know it. */
     public static String name(int errno) {
         int e = Math.abs(errno);
-        String n = e < NAMES.length ? NAMES[e] : null;
+        // Math.abs(Integer.MIN_VALUE) is still negative
+        String n = e >= 0 && e < NAMES.length ? NAMES[e] : null;
         return n != null ? n : "errno";
     }
 
