@@ -35,7 +35,9 @@ final class ChannelFile extends PositionalFile {
 
     @Override
     void ensureOpen() throws ClosedChannelException {
-        channel.get();
+        if (!channel.isOpen()) {
+            throw new ClosedChannelException();
+        }
     }
 
     // ---------------------------------------------------------------- direct memory: one system call

@@ -123,8 +123,9 @@ public final class IoBatch {
     }
 
     /**
-     * Runs every request added since the last submit. Each ends with a {@link #result} or an {@link #error}; this
-     * method itself does not throw for a failed request.
+     * Runs every request added since the last {@link #clear()}. Each ends with a {@link #result} or an
+     * {@link #error}; this method itself does not throw for a failed request. Submitting again before
+     * {@code clear()} does nothing.
      *
      * @return how many requests failed
      */
@@ -193,20 +194,32 @@ public final class IoBatch {
         return errors[slot];
     }
 
-    /** Throws the first failure of the submitted requests, with the others attached as suppressed exceptions. */
+    /**
+     * Throws if any submitted request failed: the failure itself when only one did, otherwise a new
+     * {@link IOException} saying how many failed, caused by the first, with the others attached as suppressed.
+     * The stored exceptions are not modified, so calling this twice throws the same story twice.
+     */
     public void throwIfFailed() throws IOException {
         IOException first = null;
+        int failed = 0;
         for (int i = 0; i < submitted; i++) {
             if (errors[i] != null) {
-                if (first == null) {
-                    first = errors[i];
-                } else {
-                    first.addSuppressed(errors[i]);
-                }
+                failed++;
+                first = first == null ? errors[i] : first;
             }
         }
-        if (first != null) {
+        if (failed == 1) {
             throw first;
+        }
+        if (failed > 1) {
+            IOException all = new IOException(failed + " of " + submitted + " requests failed; the first: "
+                    + first.getMessage(), first);
+            for (int i = 0; i < submitted; i++) {
+                if (errors[i] != null && errors[i] != first) {
+                    all.addSuppressed(errors[i]);
+                }
+            }
+            throw all;
         }
     }
 

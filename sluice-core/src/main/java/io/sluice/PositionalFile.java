@@ -30,13 +30,15 @@ import java.util.Objects;
  *   <li>A {@link ByteBuffer} is used from its position to its limit, and its position is advanced by the number of
  *       bytes transferred. A {@link MemorySegment} is used whole. A {@code byte[]} slice is
  *       {@code [offset, offset + length)}.</li>
- *   <li>Bad arguments (a negative position, a slice out of range, a read-only destination) throw
- *       {@link IllegalArgumentException} before any I/O. Writing to a file opened without
+ *   <li>Bad arguments throw before any I/O: a negative position or a read-only destination
+ *       {@link IllegalArgumentException}, a {@code byte[]} slice out of range {@link IndexOutOfBoundsException}
+ *       (as {@link java.util.Objects#checkFromIndexSize} and the JDK's streams do). Writing to a file opened without
  *       {@link java.nio.file.StandardOpenOption#WRITE} throws {@link NonWritableChannelException}.</li>
  *   <li>After {@link #close()}, every call throws {@link ClosedChannelException}; so does a call that was in flight
  *       on another thread when the file was closed. Closing never crashes the JVM, whatever other threads do.</li>
- *   <li>A thread interrupted during a call may get {@link java.nio.channels.ClosedByInterruptException}, but the
- *       file stays open and usable for every other thread (unlike a plain {@code FileChannel}).</li>
+ *   <li>A thread that is interrupted before or during a call may get
+ *       {@link java.nio.channels.ClosedByInterruptException} (its interrupt status stays set), but the file stays
+ *       open and usable for every other thread (unlike a plain {@code FileChannel}).</li>
  *   <li>Other I/O failures are {@link IOException}s whose message names the operation, the file, the position
  *       and the length, such as {@code read(path=/data/x, pos=4096, len=8192): Input/output error}.</li>
  * </ul>

@@ -30,11 +30,19 @@ final class ReopeningChannel {
         this.channel = FileChannel.open(path, spec.channelOptions(false));
     }
 
-    /** The channel to use now. */
+    /**
+     * The channel to use for a call now.
+     *
+     * @throws ClosedByInterruptException if this thread is already interrupted: handing the channel to it would
+     *         make the JDK close the channel for every thread before the call even starts
+     */
     FileChannel get() throws ClosedChannelException {
         FileChannel c = channel;
         if (c == null) {
             throw new ClosedChannelException();
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new ClosedByInterruptException();
         }
         return c;
     }

@@ -151,4 +151,27 @@ class ChannelFileTest extends PositionalFileContract {
             }
         }
     }
+
+    @Test
+    void anAlreadyInterruptedCallerDoesNotCloseTheChannelForOthers() throws Exception {
+        Path p = patternFile("f", 10_000);
+        try (PositionalFile f = open(p)) {
+            Field rc = ChannelFile.class.getDeclaredField("channel");
+            rc.setAccessible(true);
+            Object reopening = rc.get(f);
+            Field ch = ReopeningChannel.class.getDeclaredField("channel");
+            ch.setAccessible(true);
+            Object before = ch.get(reopening);
+            for (int i = 0; i < 20; i++) {
+                Thread.currentThread().interrupt();
+                try {
+                    assertThrows(ClosedByInterruptException.class, () -> f.read(ByteBuffer.allocateDirect(10), 0));
+                } finally {
+                    Thread.interrupted();
+                }
+            }
+            assertSame(before, ch.get(reopening), "the refused calls must not have closed and reopened the channel");
+            assertTrue(((java.nio.channels.FileChannel) before).isOpen());
+        }
+    }
 }

@@ -1127,6 +1127,27 @@ abstract class PositionalFileContract {
     }
 
     @Test
+    void batchWithSeveralFailuresSaysHowManyAndKeepsEach() throws IOException {
+        Path p = patternFile("f", 1000);
+        try (PositionalFile f = open(p)) {
+            IoBatch batch = IoBatch.create(4);
+            ByteBuffer ok = ByteBuffer.allocate(10);
+            batch.read(f, ok, 0);
+            int w1 = batch.write(f, ByteBuffer.allocate(5), 0);
+            int w2 = batch.write(f, ByteBuffer.allocate(5), 10);
+            assertEquals(2, batch.submit());
+            for (int round = 0; round < 2; round++) {
+                IOException thrown = assertThrows(IOException.class, batch::throwIfFailed);
+                assertTrue(thrown.getMessage().startsWith("2 of 3 requests failed"), thrown.getMessage());
+                assertSame(batch.error(w1), thrown.getCause());
+                assertEquals(1, thrown.getSuppressed().length, "the second failure, once, however often asked");
+                assertSame(batch.error(w2), thrown.getSuppressed()[0]);
+            }
+            assertEquals(0, batch.error(w1).getSuppressed().length, "stored failures are left as they were");
+        }
+    }
+
+    @Test
     void batchWritesThenReads() throws IOException {
         Path p = dir.resolve("f");
         try (PositionalFile f = open(p, CREATE_NEW, WRITE); Arena arena = Arena.ofConfined()) {
