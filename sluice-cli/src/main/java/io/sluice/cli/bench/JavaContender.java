@@ -8,8 +8,9 @@ import java.util.concurrent.CountDownLatch;
  * A contender measured in this JVM: {@code threads} platform threads each read their precomputed offsets in a loop
  * until told to stop, and the rate is the sum of every thread's own operations divided by its own elapsed time.
  *
- * <p>Everything a thread needs (its buffer, its offsets) is made before the start signal, so the timed loop does
- * one read call per operation and nothing else: no allocation, no random numbers.
+ * <p>Everything a thread needs (its buffer, its offsets) is made before the start signal, and buffers are kept for
+ * the next sample, so the timed loop does one read call per operation and nothing else: no allocation, no random
+ * numbers, no first touches of new memory.
  */
 abstract class JavaContender implements Contender {
     /** Reads one block at a position; one per thread, holding that thread's buffer. */
@@ -21,6 +22,11 @@ abstract class JavaContender implements Contender {
     private static final int STRIDE = 16;
 
     private final long fileSize;
+    /**
+     * Readers (and so buffers) by block size and thread index, kept across samples: freshly touched memory is slow
+     * on some virtual machines, and a new buffer per sample would charge its page faults to the first reads.
+     */
+    private final java.util.Map<Long, Reader> readers = new java.util.HashMap<>();
     private volatile boolean stop;
 
     JavaContender(long fileSize) {
@@ -41,7 +47,7 @@ abstract class JavaContender implements Contender {
         for (int t = 0; t < threads; t++) {
             final int id = t;
             final long[] offsets = w.offsets(fileSize, t, threads);
-            final Reader reader = reader(w.blockSize());
+            final Reader reader = readers.computeIfAbsent(((long) w.blockSize() << 32) | id, k -> newReader(w));
             ts[t] = new Thread(() -> {
                 try {
                     ready.countDown();
@@ -72,6 +78,14 @@ abstract class JavaContender implements Contender {
             total += rates[t];
         }
         return new Sample(total, total * 1000.0 * w.blockSize());
+    }
+
+    private Reader newReader(Workload w) {
+        try {
+            return reader(w.blockSize());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private long loop(Reader reader, long[] offsets, int blockSize) throws IOException {
