@@ -14,7 +14,9 @@ import java.nio.file.Path;
  *
  * <p>Direct buffers and native segments go straight to the kernel. Heap arrays, heap buffers and heap segments are
  * copied through page-aligned direct buffers from a pool: the JDK would otherwise use its own temporary direct
- * buffers, which start 16 bytes into a page and make page-cache copies several times slower.
+ * buffers, which start 16 bytes into a page; on some CPUs that makes the kernel's copy out of the page cache
+ * several times slower (on others, such as the AMD EPYC with FSRM in docs/benchmarks/, it costs little), and the
+ * JDK may allocate a new one per call for large transfers.
  */
 final class ChannelFile extends PositionalFile {
     /** Bounce buffers for heap memory; a request larger than one is done in several system calls. */

@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Why aligned: the kernel copies from the page cache to user memory fastest when the destination starts on
  * a page boundary; a destination a few bytes into a page (as {@link ByteBuffer#allocateDirect} returns, 16 bytes
- * in) can make page-cache reads several times slower. Every buffer Sluice allocates itself therefore starts on a
- * page.
+ * in) can make page-cache reads several times slower on some CPUs; on others (an AMD EPYC with FSRM, measured in
+ * docs/benchmarks/) it costs 0 to 10%. Aligning costs nothing, so every buffer Sluice allocates itself starts
+ * on a page.
  *
  * <p>Why a pool rather than a {@code ThreadLocal}: callers may be virtual threads, of which there can be
  * millions; a fixed array of slots claimed with a swap costs one atomic operation per borrow and bounds memory.
