@@ -32,8 +32,12 @@ public enum Engine {
      * are resident. Files of any size; {@code madvise} hints through {@link Advice}.
      */
     MMAP("memory-mapped MemorySegment, madvise hints"),
-    /** Linux io_uring through the FFM API, with no native library. */
-    IO_URING("Linux io_uring rings reached through FFM");
+    /**
+     * Linux io_uring through the FFM API, with no native library: registered files and buffers, batches submitted
+     * with one system call, asynchronous reads and writes, and O_DIRECT ({@link SluiceOption#DIRECT}). Needs Linux
+     * 5.6+, x86-64 or arm64, and native access for this module.
+     */
+    IO_URING("Linux io_uring rings through FFM syscalls; registered files and buffers");
 
     /** The system property that forces {@link #best()} to return a given engine. */
     public static final String PROPERTY = "sluice.engine";
@@ -58,7 +62,7 @@ public enum Engine {
     public Optional<String> unavailabilityCause() {
         return switch (this) {
             case CLASSIC, CHANNEL, MMAP -> Optional.empty();
-            case IO_URING -> Optional.of(Probes.URING_CAUSE);
+            case IO_URING -> Optional.ofNullable(UringPool.unavailabilityCause());
         };
     }
 
@@ -104,10 +108,5 @@ public enum Engine {
             }
         }
         throw new IllegalArgumentException("unknown engine '" + name + "': expected one of CLASSIC, CHANNEL, MMAP, IO_URING");
-    }
-
-    /** Probe results, computed on first use. */
-    private static final class Probes {
-        static final String URING_CAUSE = "not built into this release of Sluice yet";
     }
 }

@@ -21,6 +21,11 @@ import java.util.Objects;
  * asked, or -1 at end of file; buffer positions advance as with {@link PositionalFile#read(ByteBuffer, long)}.
  * A failed request does not stop the others.
  *
+ * <p>The requests of one batch may run concurrently and complete in any order (io_uring does so; the synchronous
+ * engines happen to run them in order). A read of bytes that another request of the same batch writes, or two writes
+ * to overlapping bytes, therefore have no defined outcome: put requests that depend on each other in separate
+ * batches.
+ *
  * <p>Not thread-safe: one thread fills and submits a batch; use one batch per thread.
  *
  * {@snippet :
@@ -172,6 +177,38 @@ public final class IoBatch {
             results[i] = Long.MIN_VALUE;
             errors[i] = new IOException((ops[i] == READ ? "read" : "write") + "(path=" + f.path() + ", pos=" + pos
                     + "): " + e, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- for engines that submit a batch themselves
+
+    boolean isRead(int i) {
+        return ops[i] == READ;
+    }
+
+    long position(int i) {
+        return positions[i];
+    }
+
+    /** Request {@code i}'s memory as a native segment (a direct buffer from its position to its limit), or null. */
+    MemorySegment nativeSegment(int i) {
+        return switch (memory[i]) {
+            case MemorySegment s when s.isNative() -> s;
+            case ByteBuffer b when b.isDirect() -> MemorySegment.ofBuffer(b);
+            default -> null;
+        };
+    }
+
+    /** Records request {@code i}'s outcome. */
+    void record(int i, long result, IOException error) {
+        results[i] = result;
+        errors[i] = error;
+    }
+
+    /** Advances a buffer's position by the bytes request {@code i} transferred. */
+    void advance(int i, int n) {
+        if (n > 0 && memory[i] instanceof ByteBuffer b) {
+            b.position(b.position() + n);
         }
     }
 

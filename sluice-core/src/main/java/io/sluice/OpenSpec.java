@@ -7,12 +7,13 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /** The open options of one {@link PositionalFile#open} call, checked and sorted out once for every engine. */
-record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice advice) {
+record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice advice, boolean direct) {
 
     static OpenSpec parse(OpenOption... options) {
         EnumSet<StandardOpenOption> std = EnumSet.of(StandardOpenOption.READ);
         boolean noFollow = false;
         Advice advice = Advice.NORMAL;
+        boolean direct = false;
         for (OpenOption o : options) {
             switch (o) {
                 case null -> throw new NullPointerException("null open option");
@@ -21,6 +22,7 @@ record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice 
                 case StandardOpenOption s -> std.add(s);
                 case LinkOption l when l == LinkOption.NOFOLLOW_LINKS -> noFollow = true;
                 case Advice a -> advice = a;
+                case SluiceOption so when so == SluiceOption.DIRECT -> direct = true;
                 default -> throw new UnsupportedOperationException("unsupported open option: " + o);
             }
         }
@@ -30,7 +32,7 @@ record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice 
             std.remove(StandardOpenOption.CREATE_NEW);
             std.remove(StandardOpenOption.TRUNCATE_EXISTING);
         }
-        return new OpenSpec(Set.copyOf(std), noFollow, advice);
+        return new OpenSpec(Set.copyOf(std), noFollow, advice, direct);
     }
 
     boolean writable() {

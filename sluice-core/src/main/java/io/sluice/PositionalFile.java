@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A file read and written at explicit positions, by any number of threads at once, through one of several
@@ -69,7 +70,7 @@ public abstract class PositionalFile implements Closeable {
      *
      * @param options {@link java.nio.file.StandardOpenOption}s as for {@code FileChannel.open} (READ is implied;
      *                APPEND is refused since every write names its position), {@link java.nio.file.LinkOption
-     *                #NOFOLLOW_LINKS}, and an {@link Advice}
+     *                #NOFOLLOW_LINKS}, an {@link Advice}, and {@link SluiceOption#DIRECT} (IO_URING only)
      * @throws java.nio.file.NoSuchFileException if the file does not exist and is not to be created
      * @throws IOException if the file cannot be opened
      */
@@ -88,11 +89,15 @@ public abstract class PositionalFile implements Closeable {
         Objects.requireNonNull(engine, "engine");
         OpenSpec spec = OpenSpec.parse(options);
         engine.requireAvailable();
+        if (spec.direct() && engine != Engine.IO_URING) {
+            throw new UnsupportedOperationException("SluiceOption.DIRECT is supported by the IO_URING engine only, not "
+                    + engine);
+        }
         return switch (engine) {
             case CLASSIC -> ClassicFile.open(path, spec);
             case CHANNEL -> new ChannelFile(path, spec);
             case MMAP -> MappedFile.open(path, spec);
-            case IO_URING -> throw new AssertionError("IO_URING reported itself available");
+            case IO_URING -> UringFile.open(path, spec);
         };
     }
 
@@ -294,6 +299,37 @@ public abstract class PositionalFile implements Closeable {
         do {
             done += write(src, offset + done, length - done, position + done);
         } while (done < length);
+    }
+
+    // ---------------------------------------------------------------- asynchronous
+
+    /**
+     * Starts a read of up to {@code dst.byteSize()} bytes at {@code position}; the future completes with the number
+     * of bytes read (-1 at end of file) or with the {@link IOException}. The IO_URING engine submits it and returns at
+     * once, completing the future on its completion thread (keep dependent actions short, or use the
+     * {@code ...Async} variants of {@link CompletableFuture}); other engines run the read before returning.
+     *
+     * <p>Native memory is handed to the kernel as it is: keep {@code dst} allocated, and do not touch it, until the
+     * future completes. Heap memory is copied through Sluice's own buffers and may be read in a shorter transfer.
+     */
+    public CompletableFuture<Integer> readAsync(MemorySegment dst, long position) {
+        try {
+            return CompletableFuture.completedFuture(read(dst, position));
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Starts a write of {@code src} at {@code position}; the future completes with the number of bytes written.
+     * The same rules as {@link #readAsync} apply.
+     */
+    public CompletableFuture<Integer> writeAsync(MemorySegment src, long position) {
+        try {
+            return CompletableFuture.completedFuture(write(src, position));
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     // ---------------------------------------------------------------- the rest

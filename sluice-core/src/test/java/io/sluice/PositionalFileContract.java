@@ -996,10 +996,19 @@ abstract class PositionalFileContract {
         boolean[] isWrite = new boolean[n];
         ByteBuffer[] bufs = new ByteBuffer[n];
         StringBuilder what = new StringBuilder(last[0]);
+        // Requests of one batch may run concurrently and in any order (IoBatch's contract), so a batch is either all
+        // reads, or writes to ranges that do not overlap: then every order gives the same file.
+        boolean writes = rnd.nextBoolean();
         for (int i = 0; i < n; i++) {
             lens[i] = rnd.nextInt(20_000);
             pos[i] = rnd.nextLong(model.size + 30_000);
-            isWrite[i] = rnd.nextBoolean();
+            for (int j = 0; writes && j < i; j++) {
+                if (pos[i] < pos[j] + lens[j] && pos[j] < pos[i] + lens[i]) {
+                    pos[i] = pos[j] + lens[j] + rnd.nextInt(100);
+                    j = -1; // moved: check against every earlier write again
+                }
+            }
+            isWrite[i] = writes;
             offs[i] = rnd.nextInt(noise.length - lens[i]);
             bufs[i] = rnd.nextBoolean() ? ByteBuffer.allocate(lens[i]) : ByteBuffer.allocateDirect(lens[i]);
             if (isWrite[i]) {
@@ -1012,7 +1021,6 @@ abstract class PositionalFileContract {
         }
         last[0] = what.toString();
         assertEquals(0, batch.submit(), "failed requests");
-        // synchronous engines run the requests in order, so the model applies them in order too
         for (int i = 0; i < n; i++) {
             long r = batch.result(i);
             if (isWrite[i]) {

@@ -49,6 +49,130 @@ public final class Native {
         }
     }
 
+    // ---------------------------------------------------------------- files and memory, for the io_uring engine
+
+    /** {@code open(2)} flags; the few that differ between architectures are chosen at class load. */
+    public static final int O_RDONLY = 0;
+    public static final int O_RDWR = 2;
+    public static final int O_CREAT = 0x40;
+    public static final int O_EXCL = 0x80;
+    public static final int O_TRUNC = 0x200;
+    public static final int O_DSYNC = 0x1000;
+    public static final int O_SYNC = 0x101000;
+    public static final int O_CLOEXEC = 0x80000;
+    private static final boolean AARCH64 = "aarch64".equals(System.getProperty("os.arch"));
+    /** x86-64: 040000 and 0400000; arm64: 0200000 and 0100000 (asm/fcntl.h of each). */
+    public static final int O_DIRECT = AARCH64 ? 0x10000 : 0x4000;
+    public static final int O_NOFOLLOW = AARCH64 ? 0x8000 : 0x20000;
+    public static final int AT_FDCWD = -100;
+    public static final int SEEK_END = 2;
+    public static final int PROT_READ = 1;
+    public static final int PROT_WRITE = 2;
+    public static final int MAP_SHARED = 1;
+    public static final int MAP_POPULATE = 0x8000;
+
+    /** Whether this is an architecture whose constants above are right. */
+    public static boolean isSupportedArchitecture() {
+        String arch = System.getProperty("os.arch");
+        return "amd64".equals(arch) || "x86_64".equals(arch) || "aarch64".equals(arch);
+    }
+
+    /**
+     * A raw system call with up to six arguments; returns the kernel's result, or {@code -errno} on failure (the
+     * kernel's own convention, so callers handle one form).
+     */
+    public static long syscall(long number, long a1, long a2, long a3, long a4, long a5, long a6) {
+        try (Arena arena = Arena.ofConfined()) {
+            return syscall(arena.allocate(Libc.CAPTURE), number, a1, a2, a3, a4, a5, a6);
+        }
+    }
+
+    /** Memory for {@link #syscall(MemorySegment, long, long, long, long, long, long, long)} to capture errno into. */
+    public static MemorySegment newCallState() {
+        return Arena.ofAuto().allocate(Libc.CAPTURE);
+    }
+
+    /**
+     * {@link #syscall(long, long, long, long, long, long, long)} with errno captured into {@code state} (from
+     * {@link #newCallState()}), so a hot path allocates nothing. {@code state} must not be shared between threads
+     * calling at the same time.
+     */
+    public static long syscall(MemorySegment state, long number, long a1, long a2, long a3, long a4, long a5,
+                               long a6) {
+        try {
+            long rc = (long) Libc.SYSCALL6.invokeExact(state, number, a1, a2, a3, a4, a5, a6);
+            return rc == -1 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+        } catch (Throwable t) {
+            throw new IllegalStateException("syscall " + number + " could not be called", t);
+        }
+    }
+
+    /** {@code openat(AT_FDCWD, path, flags, mode)}: the descriptor, or {@code -errno}. */
+    public static int open(String path, int flags, int mode) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            int rc = (int) Libc.OPENAT.invokeExact(state, AT_FDCWD, arena.allocateFrom(path), flags, mode);
+            return rc < 0 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+        } catch (Throwable t) {
+            throw new IllegalStateException("openat could not be called", t);
+        }
+    }
+
+    /** {@code close(fd)}: 0 or {@code -errno}. */
+    public static int close(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            int rc = (int) Libc.CLOSE.invokeExact(state, fd);
+            return rc < 0 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+        } catch (Throwable t) {
+            throw new IllegalStateException("close could not be called", t);
+        }
+    }
+
+    /** {@code lseek(fd, 0, SEEK_END)}: the file's size, or {@code -errno}. */
+    public static long size(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            long rc = (long) Libc.LSEEK.invokeExact(state, fd, 0L, SEEK_END);
+            return rc < 0 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+        } catch (Throwable t) {
+            throw new IllegalStateException("lseek could not be called", t);
+        }
+    }
+
+    /** {@code ftruncate(fd, length)}: 0 or {@code -errno}. */
+    public static int ftruncate(int fd, long length) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            int rc = (int) Libc.FTRUNCATE.invokeExact(state, fd, length);
+            return rc < 0 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+        } catch (Throwable t) {
+            throw new IllegalStateException("ftruncate could not be called", t);
+        }
+    }
+
+    /** {@code mmap(NULL, length, prot, flags, fd, offset)}: the address, or {@code -errno}. */
+    public static long mmap(long length, int prot, int flags, int fd, long offset) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            long rc = (long) Libc.MMAP.invokeExact(state, 0L, length, prot, flags, fd, offset);
+            return rc == -1 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+        } catch (Throwable t) {
+            throw new IllegalStateException("mmap could not be called", t);
+        }
+    }
+
+    /** {@code munmap(address, length)}: 0 or {@code -errno}. */
+    public static int munmap(long address, long length) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            int rc = (int) Libc.MUNMAP.invokeExact(state, address, length);
+            return rc == 0 ? 0 : -(int) Libc.ERRNO.get(state, 0L);
+        } catch (Throwable t) {
+            throw new IllegalStateException("munmap could not be called", t);
+        }
+    }
+
     /** Linked on first use only, so a JVM without native access never touches the linker. */
     private static final class Libc {
         static final Linker LINKER = Linker.nativeLinker();
@@ -61,5 +185,34 @@ public final class Native {
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                         ValueLayout.JAVA_INT),
                 CCS);
+        /** {@code long syscall(long number, ...)}: every argument passed as a long, which is how the kernel reads them. */
+        static final MethodHandle SYSCALL6 = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("syscall").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_LONG),
+                CCS, Linker.Option.firstVariadicArg(1));
+        static final MethodHandle OPENAT = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("openat").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
+                CCS, Linker.Option.firstVariadicArg(3));
+        static final MethodHandle CLOSE = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("close").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), CCS);
+        static final MethodHandle LSEEK = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("lseek").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT), CCS);
+        static final MethodHandle FTRUNCATE = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("ftruncate").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG), CCS);
+        static final MethodHandle MMAP = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("mmap").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG), CCS);
+        static final MethodHandle MUNMAP = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("munmap").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), CCS);
     }
 }

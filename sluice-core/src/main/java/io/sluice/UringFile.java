@@ -1,0 +1,566 @@
+package io.sluice;
+
+import static io.sluice.internal.uring.Uapi.IORING_FSYNC_DATASYNC;
+import static io.sluice.internal.uring.Uapi.IORING_OP_CLOSE;
+import static io.sluice.internal.uring.Uapi.IORING_OP_FSYNC;
+import static io.sluice.internal.uring.Uapi.IORING_OP_OPENAT;
+import static io.sluice.internal.uring.Uapi.IORING_OP_READ;
+import static io.sluice.internal.uring.Uapi.IORING_OP_READ_FIXED;
+import static io.sluice.internal.uring.Uapi.IORING_OP_WRITE;
+import static io.sluice.internal.uring.Uapi.IORING_OP_WRITE_FIXED;
+
+import io.sluice.internal.AlignedBuffers;
+import io.sluice.internal.Errno;
+import io.sluice.internal.Native;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The IO_URING engine: every read, write, fsync, open and close goes through io_uring rings reached with FFM system
+ * calls, no native library. The file is registered in every ring (IOSQE_FIXED_FILE), so the kernel skips the
+ * descriptor lookup per request; heap memory is bounced through registered buffers (READ_FIXED/WRITE_FIXED).
+ *
+ * <p>Native memory (native segments, direct buffers) is handed to the kernel as it is: the caller must keep it
+ * allocated until the call returns, or for {@link #readAsync} until the future completes.
+ *
+ * <p>With {@link SluiceOption#DIRECT} the file is opened with O_DIRECT: positions, lengths and memory addresses must
+ * be multiples of the file system's block size ({@link java.nio.file.FileStore#getBlockSize()}), checked before any
+ * I/O.
+ *
+ * <p>Closing waits for this file's requests in flight, then unregisters and closes the descriptor, so a descriptor
+ * number is never reused while a request may still name it.
+ */
+final class UringFile extends PositionalFile {
+    private static final int CLOSED = 1 << 30;
+
+    private final UringPool pool;
+    private final int fd;
+    private final int slot;
+    private final int align;
+    /** Calls in progress, plus {@link #CLOSED} once closing has begun. */
+    private final AtomicInteger users = new AtomicInteger();
+    private volatile Thread closer;
+
+    private UringFile(Path path, OpenSpec spec, UringPool pool, int fd, int slot, int align) {
+        super(path, Engine.IO_URING, spec);
+        this.pool = pool;
+        this.fd = fd;
+        this.slot = slot;
+        this.align = align;
+    }
+
+    static UringFile open(Path path, OpenSpec spec) throws IOException {
+        UringPool pool = UringPool.get();
+        int flags = (spec.writable() ? Native.O_RDWR : Native.O_RDONLY) | Native.O_CLOEXEC;
+        var std = spec.standard();
+        if (std.contains(StandardOpenOption.CREATE_NEW)) {
+            flags |= Native.O_CREAT | Native.O_EXCL;
+        } else if (std.contains(StandardOpenOption.CREATE)) {
+            flags |= Native.O_CREAT;
+        }
+        if (std.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+            flags |= Native.O_TRUNC;
+        }
+        if (std.contains(StandardOpenOption.SYNC)) {
+            flags |= Native.O_SYNC;
+        } else if (std.contains(StandardOpenOption.DSYNC)) {
+            flags |= Native.O_DSYNC;
+        }
+        if (spec.noFollowLinks()) {
+            flags |= Native.O_NOFOLLOW;
+        }
+        int align = 0;
+        if (spec.direct()) {
+            flags |= Native.O_DIRECT;
+        }
+        int fd = openat(pool, path, flags);
+        boolean success = false;
+        try {
+            if (spec.direct()) {
+                // The file system's own block size: the alignment O_DIRECT transfers need there.
+                align = (int) Math.max(512, Files.getFileStore(path).getBlockSize());
+            }
+            int slot = pool.register(fd);
+            success = true;
+            return new UringFile(path, spec, pool, fd, slot, align);
+        } finally {
+            if (!success) {
+                Native.close(fd);
+            }
+        }
+    }
+
+    /** openat through the ring; errors become the JDK's own exceptions, as FileChannel.open reports them. */
+    private static int openat(UringPool pool, Path path, int flags) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cpath = arena.allocateFrom(path.toString());
+            UringLane lane = pool.lane();
+            int s = lane.submitOne(IORING_OP_OPENAT, Native.AT_FDCWD, false, cpath.address(), 0666, 0, flags, -1,
+                    null, null, null, -1, null);
+            int rc = lane.await(s);
+            if (rc >= 0) {
+                return rc;
+            }
+            String file = path.toString();
+            switch (-rc) {
+                case Errno.ENOENT -> throw new NoSuchFileException(file);
+                case 17 -> throw new FileAlreadyExistsException(file);
+                case Errno.EACCES, Errno.EPERM -> throw new AccessDeniedException(file);
+                case 40 -> throw new FileSystemException(file, null, "is a symbolic link and NOFOLLOW_LINKS was given");
+                case Errno.EINVAL -> throw new FileSystemException(file, null,
+                        "open refused (EINVAL): O_DIRECT is not supported by this file system?");
+                default -> throw new FileSystemException(file, null, "openat: " + Errno.describe(rc));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- use counting, so close never races a request
+
+    private void beginUse() throws ClosedChannelException {
+        for (;;) {
+            int u = users.get();
+            if ((u & CLOSED) != 0) {
+                throw new ClosedChannelException();
+            }
+            if (users.compareAndSet(u, u + 1)) {
+                return;
+            }
+        }
+    }
+
+    void endUse() {
+        if (users.decrementAndGet() == CLOSED) {
+            Thread c = closer;
+            if (c != null) {
+                LockSupport.unpark(c);
+            }
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return (users.get() & CLOSED) == 0;
+    }
+
+    @Override
+    void ensureOpen() throws ClosedChannelException {
+        if (!isOpen()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    static boolean isRead(byte opcode) {
+        return opcode == IORING_OP_READ || opcode == IORING_OP_READ_FIXED;
+    }
+
+    private static String opName(byte opcode) {
+        return switch (opcode) {
+            case IORING_OP_READ, IORING_OP_READ_FIXED -> "read";
+            case IORING_OP_WRITE, IORING_OP_WRITE_FIXED -> "write";
+            case IORING_OP_FSYNC -> "fsync";
+            default -> "io_uring op " + opcode;
+        };
+    }
+
+    /** A failed completion as an IOException naming op, file, position, length and errno. */
+    IOException errnoFailure(byte opcode, long position, long length, int res) {
+        return new IOException("io_uring " + opName(opcode) + "(path=" + path() + ", pos=" + position + ", len="
+                + length + "): " + Errno.describe(res));
+    }
+
+    private void checkDirect(long address, long length, long position) {
+        if (align != 0 && ((address | length | position) & (align - 1)) != 0) {
+            throw new IllegalArgumentException("O_DIRECT on " + path() + " needs address, length and position aligned to "
+                    + align + " bytes (the file system's block size): address=0x" + Long.toHexString(address)
+                    + ", len=" + length + ", pos=" + position);
+        }
+    }
+
+    // ---------------------------------------------------------------- one request, waited for
+
+    /**
+     * One request through the calling thread's lane: the result, with end of file as -1 and errors thrown.
+     * {@code bufIndex} is 0 for the lane's registered bounce memory, -1 otherwise.
+     */
+    private int io(UringLane lane, byte opcode, long addr, int len, long position, int opFlags, int bufIndex)
+            throws IOException {
+        int s = lane.submitOne(opcode, slot >= 0 ? slot : fd, slot >= 0, addr, len, position, opFlags, bufIndex,
+                null, null, null, -1, null);
+        int res = lane.await(s);
+        if (res >= 0) {
+            return isRead(opcode) && res == 0 && len > 0 ? -1 : res;
+        }
+        if (res == -Errno.EINVAL && isRead(opcode) && align == 0 && position >= Native.size(fd)) {
+            return -1; // an offset so large the kernel refuses it: past the end, as the contract answers -1
+        }
+        throw errnoFailure(opcode, position, len, res);
+    }
+
+    /** A transfer of native memory at {@code address}. */
+    private int direct(byte opcode, long address, int len, long position) throws IOException {
+        checkDirect(address, len, position);
+        beginUse();
+        try {
+            return io(pool.lane(), opcode, address, len, position, 0, -1);
+        } finally {
+            endUse();
+        }
+    }
+
+    /**
+     * A transfer of heap memory through the lane's registered bounce chunks, a chunk at a time. {@code heap} is the
+     * caller's memory as a segment (array-backed), used from offset 0.
+     */
+    private int bounced(boolean read, MemorySegment heap, long position) throws IOException {
+        long len = heap.byteSize();
+        checkDirect(0, len, position);
+        beginUse();
+        UringLane lane = pool.lane();
+        int chunk = lane.takeChunk();
+        ByteBuffer spare = null;
+        try {
+            MemorySegment buf;
+            long base;
+            int bufIndex;
+            if (chunk >= 0) {
+                buf = lane.chunk(chunk);
+                base = buf.address();
+                bufIndex = 0;
+            } else {
+                // Every registered chunk is in use: an unregistered aligned buffer does the same job a little slower.
+                spare = AlignedBuffers.allocate(UringLane.CHUNK);
+                buf = MemorySegment.ofBuffer(spare);
+                base = buf.address();
+                bufIndex = -1;
+            }
+            byte op = read ? (bufIndex == 0 ? IORING_OP_READ_FIXED : IORING_OP_READ)
+                    : (bufIndex == 0 ? IORING_OP_WRITE_FIXED : IORING_OP_WRITE);
+            long total = 0;
+            while (total < len) {
+                int n = (int) Math.min(len - total, UringLane.CHUNK);
+                if (!read) {
+                    MemorySegment.copy(heap, total, buf, 0, n);
+                }
+                int r = io(lane, op, base, n, position + total, 0, bufIndex);
+                if (r < 0) {
+                    return total == 0 ? -1 : (int) total;
+                }
+                if (read) {
+                    MemorySegment.copy(buf, 0, heap, total, r);
+                }
+                total += r;
+                if (r < n) {
+                    break;
+                }
+            }
+            return (int) total;
+        } finally {
+            if (chunk >= 0) {
+                lane.giveChunk(chunk);
+            }
+            endUse();
+        }
+    }
+
+    @Override
+    int readSegment(MemorySegment dst, long position) throws IOException {
+        return dst.isNative() ? direct(IORING_OP_READ, dst.address(), (int) dst.byteSize(), position)
+                : bounced(true, dst, position);
+    }
+
+    @Override
+    int writeSegment(MemorySegment src, long position) throws IOException {
+        return src.isNative() ? direct(IORING_OP_WRITE, src.address(), (int) src.byteSize(), position)
+                : bounced(false, src, position);
+    }
+
+    @Override
+    int readBuffer(ByteBuffer dst, long position) throws IOException {
+        int n = readSegment(MemorySegment.ofBuffer(dst), position);
+        if (n > 0) {
+            dst.position(dst.position() + n);
+        }
+        return n;
+    }
+
+    @Override
+    int writeBuffer(ByteBuffer src, long position) throws IOException {
+        int n = writeSegment(MemorySegment.ofBuffer(src), position);
+        src.position(src.position() + n);
+        return n;
+    }
+
+    @Override
+    int readArray(byte[] dst, int offset, int length, long position) throws IOException {
+        return bounced(true, MemorySegment.ofArray(dst).asSlice(offset, length), position);
+    }
+
+    @Override
+    int writeArray(byte[] src, int offset, int length, long position) throws IOException {
+        return bounced(false, MemorySegment.ofArray(src).asSlice(offset, length), position);
+    }
+
+    // ---------------------------------------------------------------- asynchronous
+
+    @Override
+    public CompletableFuture<Integer> readAsync(MemorySegment dst, long position) {
+        return async(true, dst, position);
+    }
+
+    @Override
+    public CompletableFuture<Integer> writeAsync(MemorySegment src, long position) {
+        return async(false, src, position);
+    }
+
+    private CompletableFuture<Integer> async(boolean read, MemorySegment mem, long position) {
+        CompletableFuture<Integer> f = new CompletableFuture<>();
+        try {
+            checkAsync(read, mem, position);
+            long len = Math.min(mem.byteSize(), MAX_TRANSFER);
+            if (len == 0) {
+                ensureOpen();
+                f.complete(0);
+                return f;
+            }
+            UringLane lane = pool.lane();
+            int chunk = -1;
+            long addr;
+            int bufIndex = -1;
+            MemorySegment copyTo = null;
+            if (mem.isNative()) {
+                checkDirect(mem.address(), len, position);
+                addr = mem.address();
+            } else {
+                chunk = lane.takeChunk();
+                if (chunk < 0) {
+                    // No registered chunk free: do it as a blocking call on a virtual thread rather than fail.
+                    return CompletableFuture.supplyAsync(() -> blockingAsync(read, mem, position),
+                            r -> Thread.ofVirtual().start(r));
+                }
+                len = Math.min(len, UringLane.CHUNK);
+                MemorySegment c = lane.chunk(chunk);
+                if (!read) {
+                    MemorySegment.copy(mem, 0, c, 0, len);
+                } else {
+                    copyTo = mem;
+                }
+                addr = c.address();
+                bufIndex = 0;
+            }
+            byte op = read ? (bufIndex == 0 ? IORING_OP_READ_FIXED : IORING_OP_READ)
+                    : (bufIndex == 0 ? IORING_OP_WRITE_FIXED : IORING_OP_WRITE);
+            beginUse();
+            try {
+                lane.submitOne(op, slot >= 0 ? slot : fd, slot >= 0, addr, (int) len, position, 0, bufIndex, f, this,
+                        mem, chunk, copyTo);
+            } catch (IOException | RuntimeException e) {
+                if (chunk >= 0) {
+                    lane.giveChunk(chunk);
+                }
+                endUse();
+                throw e;
+            }
+        } catch (IOException | RuntimeException e) {
+            f.completeExceptionally(e);
+        }
+        return f;
+    }
+
+    private void checkAsync(boolean read, MemorySegment mem, long position) {
+        checkPosition(position);
+        if (read && mem.isReadOnly()) {
+            throw new IllegalArgumentException("read-only destination segment");
+        }
+        if (!read && !isWritable()) {
+            throw new java.nio.channels.NonWritableChannelException();
+        }
+    }
+
+    private int blockingAsync(boolean read, MemorySegment mem, long position) {
+        try {
+            return read ? read(mem, position) : write(mem, position);
+        } catch (IOException e) {
+            throw new java.util.concurrent.CompletionException(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- batches: one submission per run of requests
+
+    @Override
+    void submit(IoBatch batch, int from, int to) {
+        UringLane lane = pool.lane();
+        int n = to - from;
+        int[] slots = new int[n];
+        boolean[] viaRing = new boolean[n];
+        try {
+            beginUse();
+        } catch (ClosedChannelException e) {
+            for (int i = from; i < to; i++) {
+                batch.record(i, Long.MIN_VALUE, e);
+            }
+            return;
+        }
+        try {
+            int queued = 0;
+            long[] addrs = new long[n];
+            int[] lens = new int[n];
+            for (int i = 0; i < n; i++) {
+                // Only native memory goes into the shared submission; heap memory runs one by one below.
+                MemorySegment m = batch.nativeSegment(from + i);
+                boolean read = batch.isRead(from + i);
+                if (m != null && (read || isWritable()) && !(read && m.isReadOnly())) {
+                    long len = Math.min(m.byteSize(), MAX_TRANSFER);
+                    try {
+                        checkDirect(m.address(), len, batch.position(from + i));
+                        viaRing[i] = len > 0;
+                        addrs[i] = m.address();
+                        lens[i] = (int) len;
+                    } catch (IllegalArgumentException e) {
+                        viaRing[i] = false;
+                    }
+                }
+                if (viaRing[i]) {
+                    queued++;
+                }
+            }
+            int[] idx = new int[queued];
+            int q = 0;
+            for (int i = 0; i < n; i++) {
+                if (viaRing[i]) {
+                    idx[q++] = i;
+                }
+            }
+            int fdArg = slot >= 0 ? slot : fd;
+            boolean fixed = slot >= 0;
+            int[] slotsOut = new int[queued];
+            lane.submit(queued, (ring, sqe, k, s, op) -> {
+                int i = idx[k];
+                ring.prep(sqe, batch.isRead(from + i) ? IORING_OP_READ : IORING_OP_WRITE, fdArg, fixed, addrs[i],
+                        lens[i], batch.position(from + i), s);
+            }, slotsOut);
+            for (int k = 0; k < queued; k++) {
+                slots[idx[k]] = slotsOut[k];
+            }
+            for (int i = 0; i < n; i++) {
+                if (!viaRing[i]) {
+                    batch.runOne(from + i);
+                    continue;
+                }
+                int res = lane.await(slots[i]);
+                boolean read = batch.isRead(from + i);
+                long pos = batch.position(from + i);
+                if (res < 0) {
+                    batch.record(from + i, Long.MIN_VALUE, errnoFailure(read ? IORING_OP_READ : IORING_OP_WRITE, pos,
+                            lens[i], res));
+                } else {
+                    batch.record(from + i, read && res == 0 ? -1 : res, null);
+                    batch.advance(from + i, res);
+                }
+            }
+        } catch (IOException e) {
+            for (int i = from; i < to; i++) {
+                batch.record(i, Long.MIN_VALUE, e);
+            }
+        } finally {
+            endUse();
+        }
+    }
+
+    // ---------------------------------------------------------------- the rest
+
+    @Override
+    public long size() throws IOException {
+        beginUse();
+        try {
+            long s = Native.size(fd);
+            if (s < 0) {
+                throw new IOException("lseek(path=" + path() + "): " + Errno.describe((int) s));
+            }
+            return s;
+        } finally {
+            endUse();
+        }
+    }
+
+    @Override
+    void truncateFile(long size) throws IOException {
+        beginUse();
+        try {
+            if (size < Native.size(fd)) {
+                int rc = Native.ftruncate(fd, size);
+                if (rc < 0) {
+                    throw new IOException("ftruncate(path=" + path() + ", len=" + size + "): " + Errno.describe(rc));
+                }
+            }
+        } finally {
+            endUse();
+        }
+    }
+
+    @Override
+    public void force(boolean metadata) throws IOException {
+        beginUse();
+        try {
+            io(pool.lane(), IORING_OP_FSYNC, 0, 0, 0, metadata ? 0 : IORING_FSYNC_DATASYNC, -1);
+        } finally {
+            endUse();
+        }
+    }
+
+    @Override
+    boolean closeFile() throws IOException {
+        for (;;) {
+            int u = users.get();
+            if ((u & CLOSED) != 0) {
+                return false;
+            }
+            closer = Thread.currentThread();
+            if (users.compareAndSet(u, u | CLOSED)) {
+                break;
+            }
+        }
+        // Requests in flight name this descriptor: wait for them before it can be closed and its number reused.
+        while (users.get() != CLOSED) {
+            LockSupport.parkNanos(this, 100_000);
+        }
+        IOException failure = null;
+        if (slot >= 0) {
+            try {
+                pool.unregister(slot);
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+        UringLane lane = pool.lane();
+        int rc = lane.await(lane.submitOne(IORING_OP_CLOSE, fd, false, 0, 0, 0, 0, -1, null, null, null, -1, null));
+        if (rc < 0) {
+            IOException e = new IOException("io_uring close(path=" + path() + "): " + Errno.describe(rc));
+            if (failure != null) {
+                e.addSuppressed(failure);
+            }
+            throw e;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return true;
+    }
+
+    /** For tests: the descriptor's registered slot, or -1. */
+    int registeredSlot() {
+        return slot;
+    }
+}

@@ -1,0 +1,426 @@
+package io.sluice;
+
+import io.sluice.internal.Errno;
+import io.sluice.internal.Native;
+import io.sluice.internal.uring.Ring;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One io_uring ring shared by many threads: submitters take a short lock to fill and publish entries; whoever finds
+ * completions ready drains them (one thread at a time) and hands each to its waiter.
+ *
+ * <p>Why this shape: a page-cache read submitted through io_uring usually completes during the submitting system call,
+ * so the submitter finds its own completion at once and returns, one system call per read like {@code pread}. When a
+ * request does not complete at once (O_DIRECT, a cold page), the caller parks and this lane's reaper thread, a
+ * platform thread, waits in the kernel and wakes it. Virtual threads therefore never block in {@code io_uring_enter}:
+ * they park and free their carrier. Asynchronous requests complete their futures on the reaper (or draining) thread.
+ *
+ * <p>Back-pressure: in-flight requests are bounded by the number of request slots, which is at most the submission
+ * queue size and half the completion queue size, so the completion queue can never overflow; a caller finding no
+ * free slot waits for one rather than failing.
+ */
+final class UringLane implements AutoCloseable {
+    /** Bytes per registered bounce chunk, used when the caller's memory is on the Java heap. */
+    static final int CHUNK = 64 * 1024;
+
+    /** One request slot, reused: no allocation per request on the blocking path. */
+    static final class Op {
+        volatile boolean done;
+        int res;
+        volatile Thread waiter;
+        /** Set for asynchronous requests only, with the fields below; completed after the drain. */
+        CompletableFuture<Integer> future;
+        UringFile file;
+        byte opcode;
+        long position;
+        int length;
+        /** Memory the kernel writes or reads, kept reachable until the completion. */
+        Object keepAlive;
+        /** Bounce chunk held by an asynchronous request, or -1; {@link #copyTo} receives a read's bytes. */
+        int chunk = -1;
+        MemorySegment copyTo;
+    }
+
+    final Ring ring;
+    private final ReentrantLock sqLock = new ReentrantLock();
+    /** errno capture for submissions: used only under {@link #sqLock}. */
+    private final MemorySegment submitState = Native.newCallState();
+    private final Op[] ops;
+    /** Free slot indexes, guarded by {@link #sqLock}. */
+    private final int[] freeSlots;
+    private int freeTop;
+    /** Registered bounce memory: chunk i is at {@code CHUNK * i}; registered as buffer index 0. */
+    private final MemorySegment slab;
+    private final int[] freeChunks;
+    private int freeChunkTop;
+    private final AtomicBoolean draining = new AtomicBoolean();
+    /** Requests submitted whose completions have not been drained yet. */
+    private final AtomicInteger pending = new AtomicInteger();
+    private final Thread reaper;
+    private volatile boolean reaperIdle;
+    private volatile boolean closed;
+
+    UringLane(int entries, int chunks, String name) throws IOException {
+        this.ring = Ring.create(entries, 0);
+        boolean success = false;
+        try {
+            int slots = Math.min(ring.sqEntries(), ring.cqEntries() / 2);
+            ops = new Op[slots];
+            freeSlots = new int[slots];
+            for (int i = 0; i < slots; i++) {
+                ops[i] = new Op();
+                freeSlots[freeTop++] = slots - 1 - i;
+            }
+            asyncDone = new int[slots];
+            slab = Arena.ofAuto().allocate((long) CHUNK * chunks, 4096);
+            freeChunks = new int[chunks];
+            for (int i = 0; i < chunks; i++) {
+                freeChunks[freeChunkTop++] = chunks - 1 - i;
+            }
+            ring.registerBuffers(slab);
+            reaper = Thread.ofPlatform().daemon().name(name).unstarted(this::reap);
+            reaper.start();
+            success = true;
+        } finally {
+            if (!success) {
+                ring.close();
+            }
+        }
+    }
+
+    int slots() {
+        return ops.length;
+    }
+
+    // ---------------------------------------------------------------- submitting
+
+    /** Request description for {@link #submit}: kept in one reusable place per call site, not allocated. */
+    interface Prep {
+        /** Fills entry {@code sqe} of {@code ring} for request {@code i}, with user data {@code slot}. */
+        void prep(Ring ring, long sqe, int i, int slot, Op op);
+    }
+
+    /**
+     * Submits {@code n} requests prepared by {@code prep}, as few system calls as the free slots allow, and returns
+     * their slots in {@code slotsOut}. Waits (back-pressure) while no slot is free.
+     */
+    void submit(int n, Prep prep, int[] slotsOut) throws IOException {
+        int done = 0;
+        while (done < n) {
+            sqLock.lock();
+            int claimed = 0;
+            try {
+                if (closed) {
+                    throw new IOException("io_uring lane is closed");
+                }
+                while (done + claimed < n && freeTop > 0) {
+                    long sqe = ring.nextSqe();
+                    if (sqe < 0) {
+                        break;
+                    }
+                    int slot = freeSlots[--freeTop];
+                    Op op = ops[slot];
+                    op.done = false;
+                    op.waiter = null;
+                    prep.prep(ring, sqe, done + claimed, slot, op);
+                    slotsOut[done + claimed] = slot;
+                    claimed++;
+                }
+                if (claimed > 0) {
+                    pending.addAndGet(claimed);
+                    enterSubmit();
+                }
+            } finally {
+                sqLock.unlock();
+            }
+            done += claimed;
+            if (done < n) {
+                // No slot or no SQ room: let completions drain, then try again.
+                drainIfFree();
+                wakeReaper();
+                LockSupport.parkNanos(this, 20_000);
+            }
+        }
+    }
+
+    /**
+     * Submits one request and returns its slot. For an asynchronous request {@code future} and the fields after it
+     * are set before the entry is published, since its completion may be drained by another thread at once.
+     */
+    int submitOne(byte opcode, int fd, boolean fixedFile, long addr, int len, long offset, int opFlags, int bufIndex,
+                  CompletableFuture<Integer> future, UringFile file, Object keepAlive, int chunk, MemorySegment copyTo)
+            throws IOException {
+        for (;;) {
+            sqLock.lock();
+            try {
+                if (closed) {
+                    throw new IOException("io_uring lane is closed");
+                }
+                long sqe = freeTop > 0 ? ring.nextSqe() : -1;
+                if (sqe >= 0) {
+                    int slot = freeSlots[--freeTop];
+                    Op op = ops[slot];
+                    op.done = false;
+                    op.waiter = null;
+                    op.future = future;
+                    op.file = file;
+                    op.opcode = opcode;
+                    op.position = offset;
+                    op.length = len;
+                    op.keepAlive = keepAlive;
+                    op.chunk = chunk;
+                    op.copyTo = copyTo;
+                    ring.prep(sqe, opcode, fd, fixedFile, addr, len, offset, slot);
+                    if (opFlags != 0) {
+                        ring.opFlags(sqe, opFlags);
+                    }
+                    if (bufIndex >= 0) {
+                        ring.bufIndex(sqe, bufIndex);
+                    }
+                    pending.incrementAndGet();
+                    enterSubmit();
+                    return slot;
+                }
+            } finally {
+                sqLock.unlock();
+            }
+            // Back-pressure: every slot is in flight. Let completions drain, then try again.
+            drainIfFree();
+            wakeReaper();
+            LockSupport.parkNanos(this, 20_000);
+        }
+    }
+
+    /** Hands the published entries to the kernel, retrying while it is busy. Caller holds {@link #sqLock}. */
+    private void enterSubmit() throws IOException {
+        for (int spins = 0; ring.unsubmitted() > 0; spins++) {
+            int rc = ring.submit(submitState, 0);
+            if (rc >= 0) {
+                if (rc == 0) {
+                    Thread.onSpinWait();
+                }
+                continue;
+            }
+            if (rc == -Errno.EINTR || rc == -Errno.EAGAIN || rc == -Errno.EBUSY) {
+                // EAGAIN/EBUSY: the kernel is short of resources or of CQ room; reaping makes room.
+                drainIfFree();
+                Thread.onSpinWait();
+                continue;
+            }
+            throw new IOException("io_uring_enter(submit " + ring.unsubmitted() + "): " + Errno.describe(rc));
+        }
+    }
+
+    // ---------------------------------------------------------------- completing
+
+    /** Waits for the request in {@code slot} and returns its result; the slot is freed. */
+    int await(int slot) {
+        Op op = ops[slot];
+        if (!op.done) {
+            drainIfFree();
+        }
+        if (!op.done) {
+            op.waiter = Thread.currentThread();
+            while (!op.done) {
+                wakeReaper();
+                // Parking (not a blocking system call) lets a virtual thread's carrier run other work meanwhile.
+                LockSupport.park(this);
+                if (!op.done) {
+                    drainIfFree();
+                }
+            }
+        }
+        int res = op.res;
+        free(slot, op);
+        return res;
+    }
+
+    /** Gives a slot back; its bounce chunk too. */
+    void free(int slot, Op op) {
+        op.keepAlive = null;
+        op.future = null;
+        op.copyTo = null;
+        op.waiter = null;
+        sqLock.lock();
+        try {
+            if (op.chunk >= 0) {
+                freeChunks[freeChunkTop++] = op.chunk;
+                op.chunk = -1;
+            }
+            freeSlots[freeTop++] = slot;
+        } finally {
+            sqLock.unlock();
+        }
+    }
+
+    /** A free bounce chunk index, or -1. */
+    int takeChunk() {
+        sqLock.lock();
+        try {
+            return freeChunkTop > 0 ? freeChunks[--freeChunkTop] : -1;
+        } finally {
+            sqLock.unlock();
+        }
+    }
+
+    void giveChunk(int chunk) {
+        sqLock.lock();
+        try {
+            freeChunks[freeChunkTop++] = chunk;
+        } finally {
+            sqLock.unlock();
+        }
+    }
+
+    /** The registered memory of bounce chunk {@code chunk}. */
+    MemorySegment chunk(int chunk) {
+        return slab.asSlice((long) CHUNK * chunk, CHUNK);
+    }
+
+    /** Drains ready completions unless another thread is doing so (it will deliver ours too). */
+    private void drainIfFree() {
+        if (ring.cqReady() > 0 && draining.compareAndSet(false, true)) {
+            drainHoldingRole();
+        }
+    }
+
+    /**
+     * Drains, then releases the drain role, then completes asynchronous requests. Their futures are completed only
+     * after the role is released because completing runs the caller's dependent actions on this thread, and one that
+     * made a blocking call on this lane would otherwise wait forever for a drain that only it could do.
+     */
+    private void drainHoldingRole() {
+        int asyncCount;
+        int[] async;
+        try {
+            asyncDoneCount = 0;
+            ring.drain(this::complete);
+            asyncCount = asyncDoneCount;
+            async = asyncCount == 0 ? null : java.util.Arrays.copyOf(asyncDone, asyncCount);
+        } finally {
+            draining.set(false);
+        }
+        for (int i = 0; i < asyncCount; i++) {
+            finishAsync(async[i]);
+        }
+    }
+
+    /** Async slots completed during the current drain; guarded by the drain role. */
+    private int[] asyncDone;
+    private int asyncDoneCount;
+
+    private void complete(long userData, int res, int flags) {
+        int slot = (int) userData;
+        Op op = ops[slot];
+        op.res = res;
+        if (op.future != null) {
+            asyncDone[asyncDoneCount++] = slot;
+        } else {
+            op.done = true;
+            Thread w = op.waiter;
+            if (w != null && w != Thread.currentThread()) {
+                LockSupport.unpark(w);
+            }
+        }
+        pending.decrementAndGet();
+    }
+
+    private void finishAsync(int slot) {
+        Op op = ops[slot];
+        CompletableFuture<Integer> f = op.future;
+        int res = op.res;
+        try {
+            if (res < 0) {
+                f.completeExceptionally(op.file.errnoFailure(op.opcode, op.position, op.length, res));
+            } else {
+                int n = UringFile.isRead(op.opcode) && res == 0 && op.length > 0 ? -1 : res;
+                if (op.copyTo != null && n > 0) {
+                    MemorySegment.copy(chunk(op.chunk), 0, op.copyTo, 0, n);
+                }
+                f.complete(n);
+            }
+        } catch (RuntimeException e) {
+            f.completeExceptionally(e);
+        } finally {
+            UringFile file = op.file;
+            op.file = null;
+            op.done = true;
+            free(slot, op);
+            file.endUse();
+        }
+    }
+
+    private void wakeReaper() {
+        if (reaperIdle) {
+            LockSupport.unpark(reaper);
+        }
+    }
+
+    /** The reaper: waits in the kernel for completions while any request is outstanding. */
+    private void reap() {
+        MemorySegment state = Native.newCallState();
+        while (!closed || pending.get() > 0) {
+            if (pending.get() == 0) {
+                reaperIdle = true;
+                if (pending.get() == 0 && !closed) {
+                    LockSupport.park(this);
+                }
+                reaperIdle = false;
+                continue;
+            }
+            if (ring.cqReady() == 0) {
+                int rc = ring.await(state, 1);
+                if (rc < 0 && rc != -Errno.EINTR && rc != -Errno.EAGAIN && rc != -Errno.EBUSY) {
+                    // Nothing sensible to do but report and slow down; requests stay pending.
+                    System.err.println("sluice: io_uring_enter(wait): " + Errno.describe(rc));
+                    LockSupport.parkNanos(1_000_000);
+                }
+            }
+            if (draining.compareAndSet(false, true)) {
+                drainHoldingRole();
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** Outstanding requests (for tests and close). */
+    int pending() {
+        return pending.get();
+    }
+
+    /**
+     * Stops new submissions, waits until every request in flight has completed (so the kernel no longer writes any
+     * memory they name), then unmaps and closes the ring.
+     */
+    @Override
+    public void close() {
+        sqLock.lock();
+        try {
+            closed = true;
+        } finally {
+            sqLock.unlock();
+        }
+        LockSupport.unpark(reaper);
+        boolean interrupted = false;
+        while (reaper.isAlive()) {
+            try {
+                reaper.join(100);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            LockSupport.unpark(reaper);
+        }
+        ring.close();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
