@@ -63,7 +63,11 @@ final class UringFile extends PositionalFile {
     }
 
     static UringFile open(Path path, OpenSpec spec) throws IOException {
-        UringPool pool = UringPool.get();
+        return open(path, spec, UringPool.get());
+    }
+
+    /** Opens on the given rings (tests use small ones to provoke back-pressure). */
+    static UringFile open(Path path, OpenSpec spec, UringPool pool) throws IOException {
         int flags = (spec.writable() ? Native.O_RDWR : Native.O_RDONLY) | Native.O_CLOEXEC;
         var std = spec.standard();
         if (std.contains(StandardOpenOption.CREATE_NEW)) {
@@ -403,7 +407,6 @@ final class UringFile extends PositionalFile {
     void submit(IoBatch batch, int from, int to) {
         UringLane lane = pool.lane();
         int n = to - from;
-        int[] slots = new int[n];
         boolean[] viaRing = new boolean[n];
         try {
             beginUse();
@@ -445,29 +448,40 @@ final class UringFile extends PositionalFile {
             }
             int fdArg = slot >= 0 ? slot : fd;
             boolean fixed = slot >= 0;
-            int[] slotsOut = new int[queued];
-            lane.submit(queued, (ring, sqe, k, s, op) -> {
+            UringLane.Prep prep = (ring, sqe, k, s, op) -> {
                 int i = idx[k];
                 ring.prep(sqe, batch.isRead(from + i) ? IORING_OP_READ : IORING_OP_WRITE, fdArg, fixed, addrs[i],
                         lens[i], batch.position(from + i), s);
-            }, slotsOut);
-            for (int k = 0; k < queued; k++) {
-                slots[idx[k]] = slotsOut[k];
+            };
+            // Submit as many as the ring takes, then collect the oldest; repeat. More requests than slots thus flow
+            // through in waves instead of waiting for slots that only our own collecting would free.
+            int[] slotOf = new int[queued];
+            int submitted = 0;
+            int collected = 0;
+            while (collected < queued) {
+                if (submitted < queued) {
+                    submitted += lane.trySubmit(queued - submitted, prep, slotOf, submitted);
+                }
+                if (collected < submitted) {
+                    int i = idx[collected];
+                    int res = lane.await(slotOf[collected]);
+                    collected++;
+                    boolean read = batch.isRead(from + i);
+                    long pos = batch.position(from + i);
+                    if (res < 0) {
+                        batch.record(from + i, Long.MIN_VALUE,
+                                errnoFailure(read ? IORING_OP_READ : IORING_OP_WRITE, pos, lens[i], res));
+                    } else {
+                        batch.record(from + i, read && res == 0 ? -1 : res, null);
+                        batch.advance(from + i, res);
+                    }
+                } else {
+                    lane.backOff(); // every slot is held by other threads' requests
+                }
             }
             for (int i = 0; i < n; i++) {
                 if (!viaRing[i]) {
                     batch.runOne(from + i);
-                    continue;
-                }
-                int res = lane.await(slots[i]);
-                boolean read = batch.isRead(from + i);
-                long pos = batch.position(from + i);
-                if (res < 0) {
-                    batch.record(from + i, Long.MIN_VALUE, errnoFailure(read ? IORING_OP_READ : IORING_OP_WRITE, pos,
-                            lens[i], res));
-                } else {
-                    batch.record(from + i, read && res == 0 ? -1 : res, null);
-                    batch.advance(from + i, res);
                 }
             }
         } catch (IOException e) {

@@ -64,6 +64,8 @@ final class UringLane implements AutoCloseable {
     /** Requests submitted whose completions have not been drained yet. */
     private final AtomicInteger pending = new AtomicInteger();
     private final Thread reaper;
+    /** errno capture for the reaper thread's kernel waits. */
+    private final MemorySegment reaperState = Native.newCallState();
     private volatile boolean reaperIdle;
     private volatile boolean closed;
 
@@ -108,46 +110,46 @@ final class UringLane implements AutoCloseable {
     }
 
     /**
-     * Submits {@code n} requests prepared by {@code prep}, as few system calls as the free slots allow, and returns
-     * their slots in {@code slotsOut}. Waits (back-pressure) while no slot is free.
+     * Submits up to {@code n} requests prepared by {@code prep} in one system call, as many as there are free slots
+     * and submission entries now, without waiting; their slots go to {@code slotsOut[from...]}.
+     *
+     * @return how many were submitted, possibly 0 (then await one of your own, or {@link #backOff()})
      */
-    void submit(int n, Prep prep, int[] slotsOut) throws IOException {
-        int done = 0;
-        while (done < n) {
-            sqLock.lock();
+    int trySubmit(int n, Prep prep, int[] slotsOut, int from) throws IOException {
+        sqLock.lock();
+        try {
+            if (closed) {
+                throw new IOException("io_uring lane is closed");
+            }
             int claimed = 0;
-            try {
-                if (closed) {
-                    throw new IOException("io_uring lane is closed");
+            while (claimed < n && freeTop > 0) {
+                long sqe = ring.nextSqe();
+                if (sqe < 0) {
+                    break;
                 }
-                while (done + claimed < n && freeTop > 0) {
-                    long sqe = ring.nextSqe();
-                    if (sqe < 0) {
-                        break;
-                    }
-                    int slot = freeSlots[--freeTop];
-                    Op op = ops[slot];
-                    op.done = false;
-                    op.waiter = null;
-                    prep.prep(ring, sqe, done + claimed, slot, op);
-                    slotsOut[done + claimed] = slot;
-                    claimed++;
-                }
-                if (claimed > 0) {
-                    pending.addAndGet(claimed);
-                    enterSubmit();
-                }
-            } finally {
-                sqLock.unlock();
+                int slot = freeSlots[--freeTop];
+                Op op = ops[slot];
+                op.done = false;
+                op.waiter = null;
+                prep.prep(ring, sqe, from + claimed, slot, op);
+                slotsOut[from + claimed] = slot;
+                claimed++;
             }
-            done += claimed;
-            if (done < n) {
-                // No slot or no SQ room: let completions drain, then try again.
-                drainIfFree();
-                wakeReaper();
-                LockSupport.parkNanos(this, 20_000);
+            if (claimed > 0) {
+                pending.addAndGet(claimed);
+                enterSubmit();
             }
+            return claimed;
+        } finally {
+            sqLock.unlock();
         }
+    }
+
+    /** Waits a little for other threads' requests to free slots. */
+    void backOff() {
+        drainIfFree();
+        wakeReaper();
+        LockSupport.parkNanos(this, 20_000);
     }
 
     /**
@@ -186,15 +188,17 @@ final class UringLane implements AutoCloseable {
                     }
                     pending.incrementAndGet();
                     enterSubmit();
+                    if (future != null) {
+                        // Nobody waits on an asynchronous request: the reaper must be awake to complete it.
+                        wakeReaper();
+                    }
                     return slot;
                 }
             } finally {
                 sqLock.unlock();
             }
             // Back-pressure: every slot is in flight. Let completions drain, then try again.
-            drainIfFree();
-            wakeReaper();
-            LockSupport.parkNanos(this, 20_000);
+            backOff();
         }
     }
 
@@ -225,6 +229,16 @@ final class UringLane implements AutoCloseable {
         Op op = ops[slot];
         if (!op.done) {
             drainIfFree();
+        }
+        if (!op.done && Thread.currentThread() == reaper) {
+            // A dependent action of an async request, run by the reaper, made a blocking call: nobody else waits in
+            // the kernel for this lane, so the reaper does it here.
+            while (!op.done) {
+                if (ring.cqReady() == 0) {
+                    ring.await(reaperState, 1);
+                }
+                drainIfFree();
+            }
         }
         if (!op.done) {
             op.waiter = Thread.currentThread();
@@ -335,25 +349,33 @@ final class UringLane implements AutoCloseable {
     private void finishAsync(int slot) {
         Op op = ops[slot];
         CompletableFuture<Integer> f = op.future;
+        UringFile file = op.file;
         int res = op.res;
+        Throwable failure = null;
+        int n = 0;
         try {
             if (res < 0) {
-                f.completeExceptionally(op.file.errnoFailure(op.opcode, op.position, op.length, res));
+                failure = file.errnoFailure(op.opcode, op.position, op.length, res);
             } else {
-                int n = UringFile.isRead(op.opcode) && res == 0 && op.length > 0 ? -1 : res;
+                n = UringFile.isRead(op.opcode) && res == 0 && op.length > 0 ? -1 : res;
                 if (op.copyTo != null && n > 0) {
                     MemorySegment.copy(chunk(op.chunk), 0, op.copyTo, 0, n);
                 }
-                f.complete(n);
             }
         } catch (RuntimeException e) {
-            f.completeExceptionally(e);
+            failure = e;
         } finally {
-            UringFile file = op.file;
+            // Slot and file are released before the future completes: completing runs the caller's dependent
+            // actions here, and one that makes another call must find the slot free and the file not busy.
             op.file = null;
             op.done = true;
             free(slot, op);
             file.endUse();
+        }
+        if (failure != null) {
+            f.completeExceptionally(failure);
+        } else {
+            f.complete(n);
         }
     }
 
@@ -365,7 +387,7 @@ final class UringLane implements AutoCloseable {
 
     /** The reaper: waits in the kernel for completions while any request is outstanding. */
     private void reap() {
-        MemorySegment state = Native.newCallState();
+        MemorySegment state = reaperState;
         while (!closed || pending.get() > 0) {
             if (pending.get() == 0) {
                 reaperIdle = true;

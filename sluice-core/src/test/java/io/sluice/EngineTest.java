@@ -76,32 +76,42 @@ class EngineTest {
     }
 
     @Test
-    void ioUringIsNotAvailableAndSaysWhy() {
-        Engine e = Engine.IO_URING;
-        assertFalse(e.isAvailable());
-        String cause = e.unavailabilityCause().orElseThrow();
-        assertFalse(cause.isBlank());
-        UnsupportedOperationException x = assertThrows(UnsupportedOperationException.class, e::requireAvailable);
-        assertTrue(x.getMessage().contains("IO_URING") && x.getMessage().contains(cause), x.getMessage());
-        assertFalse(e.description().isBlank());
-    }
-
-    @Test
-    void openingWithAnUnavailableEngineThrowsWithTheCauseAndCreatesNothing() {
-        Path p = dir.resolve("f");
-        String cause = Engine.IO_URING.unavailabilityCause().orElseThrow();
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> PositionalFile.open(p, Engine.IO_URING, CREATE, WRITE).close());
-        assertTrue(e.getMessage().contains(cause), e.getMessage());
-        assertFalse(Files.exists(p));
-    }
-
-    @Test
-    void bestIsChannelWhereIoUringIsMissing() {
+    void ioUringIsAvailableOnThisMachineAndBestPicksIt() {
+        assertTrue(Engine.IO_URING.isAvailable(), () -> Engine.IO_URING.unavailabilityCause().orElse(""));
+        assertFalse(Engine.IO_URING.description().isBlank());
         assertEquals("sluice.engine", Engine.PROPERTY);
-        assertEquals(Engine.CHANNEL, Engine.best());
+        assertEquals(Engine.IO_URING, Engine.best());
         System.setProperty(Engine.PROPERTY, "   ");
-        assertEquals(Engine.CHANNEL, Engine.best(), "a blank property is no choice");
+        assertEquals(Engine.IO_URING, Engine.best(), "a blank property is no choice");
+    }
+
+    /**
+     * The fallback path, for real: a JVM that may not make native calls (no --enable-native-access), and one where
+     * io_uring is switched off by property, must both report why, fall back to CHANNEL, and refuse IO_URING with
+     * that reason, creating nothing.
+     */
+    @ParameterizedTest
+    @CsvSource({"'', native access is not enabled", "-Dsluice.uring.disable=true, disabled by -Dsluice.uring.disable"})
+    void withoutIoUringBestFallsBackToChannelAndSaysWhy(String jvmFlag, String expectedCause) throws Exception {
+        Path target = dir.resolve("never-created");
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
+                ProcessHandle.current().info().command().orElseThrow(), "-cp", System.getProperty("java.class.path")));
+        if (!jvmFlag.isEmpty()) {
+            cmd.add("--enable-native-access=ALL-UNNAMED");
+            cmd.add(jvmFlag);
+        }
+        cmd.addAll(java.util.List.of(EngineProbeMain.class.getName(), target.toString()));
+        Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(proc.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(proc.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, proc.exitValue(), out);
+        assertTrue(out.contains("available=false"), out);
+        assertTrue(out.contains("cause=") && out.contains(expectedCause), out);
+        assertTrue(out.contains("best=CHANNEL"), out);
+        assertTrue(out.contains("open=UnsupportedOperationException: engine IO_URING is not available: " + expectedCause),
+                out);
+        assertFalse(out.contains("WARNING"), "no native-access warning may be printed:\n" + out);
+        assertFalse(Files.exists(target));
     }
 
     @ParameterizedTest
@@ -117,12 +127,10 @@ class EngineTest {
     }
 
     @Test
-    void bestRejectsABadOrUnavailableChoice() {
+    void bestRejectsABadChoice() {
         System.setProperty(Engine.PROPERTY, "turbo");
-        assertThrows(IllegalArgumentException.class, Engine::best);
-        System.setProperty(Engine.PROPERTY, "io_uring");
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, Engine::best);
-        assertTrue(e.getMessage().contains(Engine.IO_URING.unavailabilityCause().orElseThrow()), e.getMessage());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, Engine::best);
+        assertTrue(e.getMessage().contains("turbo") && e.getMessage().contains("IO_URING"), e.getMessage());
     }
 
     @Test

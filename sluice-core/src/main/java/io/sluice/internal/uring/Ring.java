@@ -60,8 +60,6 @@ public final class Ring implements AutoCloseable {
     private final int cqMask;
     /** Our copy of the SQ tail: entries up to here are prepared; {@link #submit} publishes them. */
     private int sqTailLocal;
-    /** The tail last published to the kernel. */
-    private int sqTailPublished;
     private boolean closed;
 
     private Ring(int fd, MemorySegment params) throws IOException {
@@ -120,7 +118,7 @@ public final class Ring implements AutoCloseable {
                 sqRing.set(ValueLayout.JAVA_INT, sqArray + 4L * i, i);
             }
         }
-        this.sqTailLocal = this.sqTailPublished = (int) INT.getAcquire(sqRing, sqTailOff);
+        this.sqTailLocal = (int) INT.getAcquire(sqRing, sqTailOff);
     }
 
     private static long off(MemorySegment params, long at) {
@@ -253,9 +251,13 @@ public final class Ring implements AutoCloseable {
         sqes.set(ValueLayout.JAVA_INT, sqe + SQE_FILE_INDEX, value);
     }
 
-    /** Entries prepared and not yet handed to the kernel. */
+    /**
+     * Entries prepared and not yet consumed by the kernel. Counted against the kernel's SQ head, not against what we
+     * last asked it to take: an enter that failed (EAGAIN, EBUSY) or took only some leaves the rest in the ring, and
+     * the next {@link #submit} must ask for them too.
+     */
     public int unsubmitted() {
-        return sqTailLocal - sqTailPublished;
+        return sqTailLocal - (int) INT.getAcquire(sqRing, sqHeadOff);
     }
 
     /**
@@ -267,10 +269,9 @@ public final class Ring implements AutoCloseable {
      *         to retry after reaping
      */
     public int submit(MemorySegment state, int minComplete) {
-        int toSubmit = sqTailLocal - sqTailPublished;
         // Release: the entries written above must be visible to the kernel before the tail that covers them.
         INT.setRelease(sqRing, sqTailOff, sqTailLocal);
-        sqTailPublished = sqTailLocal;
+        int toSubmit = unsubmitted();
         int enterFlags = minComplete > 0 ? IORING_ENTER_GETEVENTS : 0;
         if ((flags & IORING_SETUP_SQPOLL) != 0) {
             // Full fence: our tail store above must be ordered before reading NEED_WAKEUP, or we could miss that the
