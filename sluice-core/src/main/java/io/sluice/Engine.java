@@ -10,8 +10,9 @@ import java.util.Optional;
  * move and therefore in speed. Whether an engine can run here is probed the first time it is asked, never at class
  * load, and the reason it cannot is kept: {@link #unavailabilityCause()}.
  *
- * <p>{@link #best()} picks the fastest engine that works on this machine. Which one that is may change between
- * releases; set the system property {@value #PROPERTY} (for example {@code -Dsluice.engine=CHANNEL}) to force one.
+ * <p>{@link #best()} picks the engine fastest for one blocking call at a time on this machine. Which one that is may
+ * change between releases; set the system property {@value #PROPERTY} (for example {@code -Dsluice.engine=MMAP}) to
+ * force one.
  */
 public enum Engine {
     /**
@@ -80,7 +81,13 @@ public enum Engine {
 
     /**
      * The engine {@link PositionalFile#open(java.nio.file.Path, java.nio.file.OpenOption...)} uses: the one named by
-     * the system property {@value #PROPERTY} if set, else IO_URING where it works and CHANNEL otherwise.
+     * the system property {@value #PROPERTY} if set, else CHANNEL.
+     *
+     * <p>Why not IO_URING where it works: {@code open(path)} serves one blocking call at a time, and there a
+     * {@code pread} is cheaper than an io_uring round trip (measured on Linux 6.18: IO_URING single 4 KiB reads from a
+     * warm cache at 0.6-0.75x CHANNEL; {@code sluice bench} shows it). IO_URING wins when many requests are in flight:
+     * {@link IoBatch}, {@link PositionalFile#readAsync}, and O_DIRECT (over 4x at depth 32). Ask for it by name there.
+     * This choice may change between releases as the engines do.
      *
      * @throws IllegalArgumentException if the property names no engine
      * @throws UnsupportedOperationException if the property names an engine that cannot run here
@@ -92,7 +99,7 @@ public enum Engine {
             e.requireAvailable();
             return e;
         }
-        return IO_URING.isAvailable() ? IO_URING : CHANNEL;
+        return CHANNEL;
     }
 
     /**

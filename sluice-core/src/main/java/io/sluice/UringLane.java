@@ -61,6 +61,8 @@ final class UringLane implements AutoCloseable {
     private final int[] freeChunks;
     private int freeChunkTop;
     private final AtomicBoolean draining = new AtomicBoolean();
+    /** The drain callback, made once rather than per drain. */
+    private final Ring.Completions sink = this::complete;
     /** Requests submitted whose completions have not been drained yet. */
     private final AtomicInteger pending = new AtomicInteger();
     private final Thread reaper;
@@ -315,7 +317,7 @@ final class UringLane implements AutoCloseable {
         int[] async;
         try {
             asyncDoneCount = 0;
-            ring.drain(this::complete);
+            ring.drain(sink);
             asyncCount = asyncDoneCount;
             async = asyncCount == 0 ? null : java.util.Arrays.copyOf(asyncDone, asyncCount);
         } finally {

@@ -76,13 +76,15 @@ class EngineTest {
     }
 
     @Test
-    void ioUringIsAvailableOnThisMachineAndBestPicksIt() {
+    void ioUringIsAvailableOnThisMachineYetBestStaysChannelForSingleCalls() {
         assertTrue(Engine.IO_URING.isAvailable(), () -> Engine.IO_URING.unavailabilityCause().orElse(""));
         assertFalse(Engine.IO_URING.description().isBlank());
         assertEquals("sluice.engine", Engine.PROPERTY);
-        assertEquals(Engine.IO_URING, Engine.best());
+        assertEquals(Engine.CHANNEL, Engine.best());
         System.setProperty(Engine.PROPERTY, "   ");
-        assertEquals(Engine.IO_URING, Engine.best(), "a blank property is no choice");
+        assertEquals(Engine.CHANNEL, Engine.best(), "a blank property is no choice");
+        System.setProperty(Engine.PROPERTY, "io-uring");
+        assertEquals(Engine.IO_URING, Engine.best(), "the property picks IO_URING where it works");
     }
 
     /**

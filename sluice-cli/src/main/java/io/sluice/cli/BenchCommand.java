@@ -21,9 +21,11 @@ import picocli.CommandLine.Spec;
 
 /** {@code sluice bench}: which engine reads fastest on this machine, side by side in one run. */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        subcommands = {BenchUringCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
                     + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",
+            "Sections: 'sluice bench uring' (batches and O_DIRECT). Options given before a section name apply to it.",
             "The table goes to standard output, progress to standard error."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -74,14 +76,20 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
         PrintWriter err = spec.commandLine().getErr();
-        PrintWriter out = spec.commandLine().getOut();
         err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
                 System.getProperty("os.version"), System.getProperty("os.arch"),
                 Runtime.getRuntime().availableProcessors());
-        List<Row> rows = new Bench(o, err).run();
+        print(new Bench(o, err).run(), "CLASSIC");
+        return Main.OK;
+    }
+
+    /** Prints the table (ratios against the first of {@code baselines} found in each cell) and the JSON rows. */
+    void print(List<Row> rows, String... baselines) throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
         boolean jsonToStdout = json != null && json.toString().equals("-");
         if (!jsonToStdout) {
-            Report.table(rows, out);
+            Report.table(rows, out, baselines);
         }
         if (jsonToStdout) {
             Report.json(rows, out);
@@ -91,7 +99,6 @@ final class BenchCommand implements Callable<Integer> {
             }
             err.println("wrote " + json);
         }
-        return Main.OK;
     }
 
     Bench.Options options() {

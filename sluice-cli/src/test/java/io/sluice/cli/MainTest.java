@@ -80,4 +80,29 @@ class MainTest {
             assertEquals(0, left.count(), "the benchmark must remove its test file");
         }
     }
+
+    @Test
+    void uringSectionMeasuresSingleAndBatchedReadsWarmAndDirect(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.sluice.Engine.IO_URING.isAvailable());
+        Path json = dir.resolve("rows.json");
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int rc = run("bench", "--size", "8m", "--dir", data.toString(), "--duration", "20", "--rounds", "1",
+                "--no-fio", "--json", json.toString(), "uring", "--depth", "4");
+        assertEquals(Main.OK, rc, err::toString);
+        String rows = Files.readString(json);
+        Matcher m = Pattern.compile("\\{\"engine\": \"([^\"]+)\", \"workload\": \"randread\", \"blockSize\": 4096, "
+                + "\"threads\": 1, \"opsPerMs\": ([0-9.]+).*?\"direct\": (true|false), \"depth\": (\\d+)\\}").matcher(rows);
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        while (m.find()) {
+            assertTrue(Double.parseDouble(m.group(2)) > 0, m.group());
+            seen.add(m.group(1) + "/" + m.group(3) + "/" + m.group(4));
+        }
+        assertEquals(java.util.List.of("CHANNEL/false/1", "IO_URING/false/1", "IO_URING/false/4",
+                "jdk-direct/true/1", "IO_URING/true/1", "IO_URING/true/4"), seen, rows);
+        assertTrue(out.toString().contains("randread 4 KiB, O_DIRECT, 1 thread"), out::toString);
+        assertTrue(out.toString().contains("IO_URING depth 4"), out::toString);
+        try (var left = Files.list(data)) {
+            assertEquals(0, left.count(), "the benchmark must remove its test file");
+        }
+    }
 }

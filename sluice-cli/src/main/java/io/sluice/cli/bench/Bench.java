@@ -90,7 +90,7 @@ public final class Bench {
             }
             List<Contender> all = open(engines, fioVersion != null, data);
             try {
-                List<Row> rows = measure(all, workloads, cells);
+                List<Row> rows = measure(all, workloads, options.threads(), options.sampleNanos(), options.rounds(), log);
                 double after = PageCache.residentFraction(data.path());
                 log.printf(Locale.ROOT, "page cache after the run: %.0f%% resident%s%n", after * 100,
                         after < 0.99 ? " (the kernel dropped pages during the run: treat figures with care)" : "");
@@ -127,13 +127,18 @@ public final class Bench {
         }
     }
 
-    private List<Row> measure(List<Contender> all, List<Workload> workloads, int cells)
-            throws IOException, InterruptedException {
+    /**
+     * Measures every contender on every workload and thread count, side by side: per cell, a warm-up sample each
+     * (not recorded), then {@code rounds} rounds in which every contender runs once, in an order that rotates.
+     */
+    static List<Row> measure(List<Contender> all, List<Workload> workloads, List<Integer> threadCounts,
+                             long sampleNanos, int rounds, PrintWriter log) throws IOException, InterruptedException {
         List<Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();
+        int cells = workloads.size() * threadCounts.size();
         int cell = 0;
         for (Workload w : workloads) {
-            for (int threads : options.threads()) {
+            for (int threads : threadCounts) {
                 cell++;
                 log.printf(Locale.ROOT, "[%2d/%d] %s, %d thread%s (%.0f s elapsed)%n", cell, cells, w, threads,
                         threads == 1 ? "" : "s", (System.nanoTime() - t0) / 1e9);
@@ -143,18 +148,19 @@ public final class Bench {
                     samples.add(new ArrayList<>());
                     if (!(c instanceof FioContender)) {
                         // Warm-up, not recorded: lets the JIT compile this contender's read path.
-                        c.measure(w, threads, options.sampleNanos() / 2);
+                        c.measure(c.adapt(w), threads, sampleNanos / 2);
                     }
                 }
-                for (int round = 0; round < options.rounds(); round++) {
+                for (int round = 0; round < rounds; round++) {
                     for (int k = 0; k < all.size(); k++) {
                         int idx = (k + round) % all.size();
-                        samples.get(idx).add(all.get(idx).measure(w, threads, options.sampleNanos()));
+                        Contender c = all.get(idx);
+                        samples.get(idx).add(c.measure(c.adapt(w), threads, sampleNanos));
                     }
                 }
                 for (int k = 0; k < all.size(); k++) {
                     Contender c = all.get(k);
-                    rows.add(new Row(c.name(), w, threads, c.fioReference(), List.copyOf(samples.get(k))));
+                    rows.add(new Row(c.name(), c.adapt(w), threads, c.fioReference(), List.copyOf(samples.get(k))));
                 }
             }
         }

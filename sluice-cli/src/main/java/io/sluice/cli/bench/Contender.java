@@ -13,6 +13,14 @@ public interface Contender extends AutoCloseable {
     /** The fio contender this one is compared with ({@code fio-psync} or {@code fio-mmap}), or null for fio itself. */
     String fioReference();
 
+    /**
+     * The workload this contender really runs when a cell asks for {@code w}: the same by default; one that keeps
+     * several requests in flight says so through the depth.
+     */
+    default Workload adapt(Workload w) {
+        return w;
+    }
+
     /** Runs {@code workload} with {@code threads} threads for about {@code nanos} and reports the rate. */
     Sample measure(Workload workload, int threads, long nanos) throws IOException, InterruptedException;
 

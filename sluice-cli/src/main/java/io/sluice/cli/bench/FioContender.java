@@ -22,11 +22,29 @@ final class FioContender implements Contender {
     private final String ioengine;
     private final Path file;
     private final long fileSize;
+    private final List<String> extra;
 
     FioContender(String ioengine, Path file, long fileSize) {
+        this(ioengine, file, fileSize, List.of(), 0);
+    }
+
+    private final int depth;
+
+    /**
+     * With {@code extra} fio options for this engine (for io_uring: registered files) and a queue depth that
+     * overrides the cell's.
+     */
+    FioContender(String ioengine, Path file, long fileSize, List<String> extra, int depth) {
         this.ioengine = ioengine;
         this.file = file;
         this.fileSize = fileSize;
+        this.extra = List.copyOf(extra);
+        this.depth = depth;
+    }
+
+    @Override
+    public Workload adapt(Workload w) {
+        return depth > 0 ? new Workload(w.name(), w.blockSize(), depth, w.direct()) : w;
     }
 
     /** The fio version on PATH, or null when there is none. */
@@ -55,6 +73,15 @@ final class FioContender implements Contender {
                 "--ioengine=" + ioengine, "--bs=" + w.blockSize(), "--numjobs=" + threads, "--thread",
                 "--group_reporting", "--time_based", "--runtime=" + Math.max(1, nanos / 1_000_000) + "ms",
                 "--ramp_time=" + RAMP_MS + "ms", "--invalidate=0", "--iomem_align=4096", "--output-format=json"));
+        cmd.addAll(extra);
+        if (w.direct()) {
+            cmd.add("--direct=1");
+        }
+        if (w.depth() > 1) {
+            // Keep depth requests in flight, submitted and reaped as whole batches, as IoBatch does.
+            cmd.addAll(List.of("--iodepth=" + w.depth(), "--iodepth_batch_submit=" + w.depth(),
+                    "--iodepth_batch_complete_min=" + w.depth()));
+        }
         if (w.isRandom()) {
             cmd.addAll(List.of("--rw=randread", "--size=" + fileSize, "--norandommap", "--randrepeat=0"));
         } else {

@@ -16,6 +16,17 @@ abstract class JavaContender implements Contender {
     /** Reads one block at a position; one per thread, holding that thread's buffer. */
     interface Reader {
         int read(long position) throws IOException;
+
+        /**
+         * Performs one or more reads from {@code offsets} starting at {@code index} (wrapping) and returns how many;
+         * a reader that keeps several requests in flight overrides this.
+         */
+        default int readMany(long[] offsets, int index, int blockSize) throws IOException {
+            if (read(offsets[index]) != blockSize) {
+                throw new IOException("short read at " + offsets[index] + " (file changed during the benchmark?)");
+            }
+            return 1;
+        }
     }
 
     /** Operations between two looks at the stop flag, so the check costs nothing measurable. */
@@ -93,15 +104,10 @@ abstract class JavaContender implements Contender {
         int i = 0;
         while (!stop) {
             for (int k = 0; k < STRIDE; k++) {
-                long pos = offsets[i];
-                if (++i == offsets.length) {
-                    i = 0;
-                }
-                if (reader.read(pos) != blockSize) {
-                    throw new IOException(name() + ": short read at " + pos + " (file changed during the benchmark?)");
-                }
+                int done = reader.readMany(offsets, i, blockSize);
+                i = (i + done) % offsets.length;
+                ops += done;
             }
-            ops += STRIDE;
         }
         return ops;
     }

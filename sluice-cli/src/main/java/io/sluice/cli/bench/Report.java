@@ -16,7 +16,10 @@ public final class Report {
     static Map<String, List<Row>> cells(List<Row> rows) {
         Map<String, List<Row>> cells = new LinkedHashMap<>();
         for (Row r : rows) {
-            cells.computeIfAbsent(r.workload() + "/" + r.threads(), k -> new ArrayList<>()).add(r);
+            // Rows differing only in depth (one request at a time, or a batch) are compared in one cell.
+            Workload w = r.workload();
+            String key = w.name() + "/" + w.blockSize() + "/" + w.direct() + "/" + r.threads();
+            cells.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
         }
         return cells;
     }
@@ -37,23 +40,37 @@ public final class Report {
     }
 
     public static void table(List<Row> rows, PrintWriter out) {
+        table(rows, out, "CLASSIC");
+    }
+
+    /** The table, with a ratio column against {@code baseline}'s row in each cell. */
+    public static void table(List<Row> rows, PrintWriter out, String... baselines) {
         for (List<Row> cell : cells(rows).values()) {
             Row first = cell.get(0);
-            out.printf(Locale.ROOT, "%n%s, %d thread%s%n", first.workload(), first.threads(),
-                    first.threads() == 1 ? "" : "s");
-            out.printf(Locale.ROOT, "  %-13s %10s %10s %7s %9s %15s%n", "engine", "ops/ms", "MB/s", "spread",
-                    "xCLASSIC", "x fio");
+            Workload w = first.workload();
+            String baseline = baselines[0];
+            for (String b : baselines) {
+                if (find(cell, b) != null) {
+                    baseline = b;
+                    break;
+                }
+            }
+            out.printf(Locale.ROOT, "%n%s %s%s, %d thread%s%n", w.name(), ByteSize.format(w.blockSize()),
+                    w.direct() ? ", O_DIRECT" : "", first.threads(), first.threads() == 1 ? "" : "s");
+            out.printf(Locale.ROOT, "  %-18s %10s %10s %7s %9s %15s%n", "engine", "ops/ms", "MB/s", "spread",
+                    "x" + baseline, "x fio");
             for (Row r : cell) {
-                double vsClassic = ratio(cell, r, "CLASSIC");
+                double vsClassic = ratio(cell, r, baseline);
                 double vsFio = ratio(cell, r, r.fioReference());
-                out.printf(Locale.ROOT, "  %-13s %10.1f %10.1f %6.1f%% %9s %15s%n", r.engine(), r.opsPerMs(),
+                String label = r.engine() + (r.workload().depth() > 1 ? " depth " + r.workload().depth() : "");
+                out.printf(Locale.ROOT, "  %-18s %10.1f %10.1f %6.1f%% %9s %15s%n", label, r.opsPerMs(),
                         r.mbPerSec(), r.spread() * 100, fmt(vsClassic),
                         Double.isNaN(vsFio) ? "" : fmt(vsFio) + " " + r.fioReference().substring(4));
             }
         }
         out.println();
         out.println("ops/ms and MB/s are medians over rounds; spread is (max - min) / median; x columns are ratios of");
-        out.println("medians measured side by side in this run (x fio: against fio's psync or mmap engine on the same job).");
+        out.println("medians measured side by side in this run (x fio: against fio running the same job with the named engine).");
         out.flush();
     }
 
@@ -74,11 +91,13 @@ public final class Report {
             for (Row r : cell) {
                 out.printf(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": %d, \"threads\": %d, "
                                 + "\"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, \"rounds\": %d, "
-                                + "\"ratioToClassic\": %s, \"fioReference\": %s, \"ratioToFio\": %s, \"direct\": false}%s%n",
+                                + "\"ratioToClassic\": %s, \"fioReference\": %s, \"ratioToFio\": %s, \"direct\": %s, "
+                                + "\"depth\": %d}%s%n",
                         r.engine(), r.workload().name(), r.workload().blockSize(), r.threads(), r.opsPerMs(),
                         r.mbPerSec(), r.spread(), r.samples().size(), num(ratio(cell, r, "CLASSIC")),
                         r.fioReference() == null ? "null" : "\"" + r.fioReference() + "\"",
-                        num(ratio(cell, r, r.fioReference())), ++i < rows.size() ? "," : "");
+                        num(ratio(cell, r, r.fioReference())), r.workload().direct(), r.workload().depth(),
+                        ++i < rows.size() ? "," : "");
             }
         }
         out.println("]");

@@ -16,10 +16,10 @@ final class SluiceContender extends JavaContender {
     private final Engine engine;
     private final PositionalFile file;
 
-    SluiceContender(Engine engine, Path path, long fileSize) throws IOException {
+    SluiceContender(Engine engine, Path path, long fileSize, java.nio.file.OpenOption... options) throws IOException {
         super(fileSize);
         this.engine = engine;
-        this.file = PositionalFile.open(path, engine);
+        this.file = PositionalFile.open(path, engine, options);
     }
 
     @Override

@@ -3,11 +3,17 @@ package io.sluice.cli.bench;
 /**
  * One access pattern: random positional reads of {@code blockSize} at block-aligned offsets over the whole file
  * ({@code randread}), or each thread reading its own slice of the file front to back and wrapping ({@code seqread}).
- * The names are fio's, and the JSON rows use them.
+ * The names are fio's, and the JSON rows use them. {@code depth} is how many requests a thread keeps in flight (1:
+ * one blocking call at a time) and {@code direct} whether the file is read with O_DIRECT, bypassing the page cache.
  */
-public record Workload(String name, int blockSize) {
+public record Workload(String name, int blockSize, int depth, boolean direct) {
     public static final String RANDREAD = "randread";
     public static final String SEQREAD = "seqread";
+
+    /** A workload of one request at a time through the page cache. */
+    public Workload(String name, int blockSize) {
+        this(name, blockSize, 1, false);
+    }
 
     public boolean isRandom() {
         return name.equals(RANDREAD);
@@ -43,6 +49,6 @@ public record Workload(String name, int blockSize) {
 
     @Override
     public String toString() {
-        return name + " " + ByteSize.format(blockSize);
+        return name + " " + ByteSize.format(blockSize) + (direct ? ", O_DIRECT" : "") + (depth > 1 ? ", depth " + depth : "");
     }
 }

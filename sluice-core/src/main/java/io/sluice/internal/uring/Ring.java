@@ -221,7 +221,9 @@ public final class Ring implements AutoCloseable {
         }
         long at = SQE_SIZE * (sqTailLocal & sqMask);
         sqTailLocal++;
-        sqes.asSlice(at, SQE_SIZE).fill((byte) 0);
+        for (long o = 0; o < SQE_SIZE; o += 8) {
+            sqes.set(ValueLayout.JAVA_LONG, at + o, 0L);
+        }
         return at;
     }
 

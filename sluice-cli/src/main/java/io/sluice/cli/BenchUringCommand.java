@@ -1,0 +1,53 @@
+package io.sluice.cli;
+
+import io.sluice.Engine;
+import io.sluice.cli.bench.UringBench;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice bench uring}: io_uring one request at a time and in batches, warm and O_DIRECT, beside fio. */
+@Command(name = "uring", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Random reads through io_uring one at a time and in batches of --depth, with a warm page cache and with "
+                    + "O_DIRECT, beside FileChannel and fio's psync and io_uring engines.",
+            "The table goes to standard output, progress to standard error."})
+final class BenchUringCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @ParentCommand
+    BenchCommand parent;
+
+    @Option(names = "--depth", defaultValue = "32", paramLabel = "N",
+            description = "Reads in flight per thread in the batched rows (default: ${DEFAULT-VALUE}).")
+    int depth;
+
+    @Option(names = "--block-size", defaultValue = "4k", paramLabel = "BYTES",
+            description = "Bytes per read (default: ${DEFAULT-VALUE}).")
+    String blockSize;
+
+    @Option(names = "--no-direct", description = "Skip the O_DIRECT rows.")
+    boolean noDirect;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Engine.IO_URING.requireAvailable();
+        if (depth < 1 || depth > 4096) {
+            throw new IllegalArgumentException("--depth must be between 1 and 4096: " + depth);
+        }
+        var base = parent.options();
+        List<Integer> threads = parent.threads != null ? base.threads() : List.of(1);
+        var o = new UringBench.Options(base.fileSize(), base.dir(), threads,
+                (int) io.sluice.cli.bench.ByteSize.parse(blockSize), depth, !noDirect, base.sampleNanos(),
+                base.rounds(), base.fio());
+        var rows = new UringBench(o, spec.commandLine().getErr()).run();
+        parent.print(rows, "CHANNEL", UringBench.DIRECT_BASELINE);
+        return Main.OK;
+    }
+}

@@ -1,0 +1,80 @@
+package io.sluice.cli.bench;
+
+import io.sluice.Engine;
+import io.sluice.SluiceOption;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The io_uring section: random reads one at a time and in batches, first through a warm page cache, then with
+ * O_DIRECT, each beside its baseline (CHANNEL, or FileChannel with O_DIRECT) and fio's psync and io_uring engines
+ * running the same job (same file, block size, depth and batch, registered files, O_DIRECT or not).
+ */
+public final class UringBench {
+    /** The baseline of the O_DIRECT rows. */
+    public static final String DIRECT_BASELINE = JdkDirectContender.NAME;
+
+    /** What to run. */
+    public record Options(long fileSize, Path dir, List<Integer> threads, int blockSize, int depth, boolean direct,
+                          long sampleNanos, int rounds, boolean fio) {
+    }
+
+    private final Options o;
+    private final PrintWriter log;
+
+    public UringBench(Options options, PrintWriter log) {
+        this.o = options;
+        this.log = log;
+    }
+
+    public List<Row> run() throws IOException, InterruptedException {
+        String fioVersion = o.fio() ? FioContender.version() : null;
+        if (o.fio() && fioVersion == null) {
+            log.println("note: fio not found on PATH, so there are no reference rows ('apt-get install fio').");
+        }
+        log.printf(Locale.ROOT, "sluice bench uring: %s file, random %s reads, depth %d, threads %s%s; %d rounds of %d ms%n",
+                ByteSize.format(o.fileSize()), ByteSize.format(o.blockSize()), o.depth(), o.threads(),
+                fioVersion == null ? "" : ", " + fioVersion, o.rounds(), o.sampleNanos() / 1_000_000);
+        List<Row> rows = new ArrayList<>();
+        try (DataFile data = DataFile.create(o.dir(), o.fileSize(), bytes -> { })) {
+            data.warm();
+            log.printf(Locale.ROOT, "test file %s; page cache %.0f%% resident%n", data.path(),
+                    PageCache.residentFraction(data.path()) * 100);
+            rows.addAll(section(data, false, fioVersion != null));
+            if (o.direct()) {
+                rows.addAll(section(data, true, fioVersion != null));
+            }
+        }
+        return rows;
+    }
+
+    private List<Row> section(DataFile data, boolean direct, boolean fio) throws IOException, InterruptedException {
+        Path p = data.path();
+        long size = data.size();
+        List<Contender> all = new ArrayList<>();
+        try {
+            if (direct) {
+                all.add(new JdkDirectContender(p, size));
+                all.add(new SluiceContender(Engine.IO_URING, p, size, SluiceOption.DIRECT));
+            } else {
+                all.add(new SluiceContender(Engine.CHANNEL, p, size));
+                all.add(new SluiceContender(Engine.IO_URING, p, size));
+            }
+            all.add(new UringBatchContender(p, size, o.depth(), direct));
+            if (fio) {
+                all.add(new FioContender("psync", p, size));
+                all.add(new FioContender("io_uring", p, size, List.of("--registerfiles"), o.depth()));
+            }
+            Workload w = new Workload(Workload.RANDREAD, o.blockSize(), 1, direct);
+            return Bench.measure(all, List.of(w), o.threads(), o.sampleNanos(), o.rounds(), log);
+        } finally {
+            for (Contender c : all) {
+                c.close();
+            }
+        }
+    }
+}
