@@ -411,6 +411,22 @@ public abstract class PositionalFile implements Closeable {
     /** Throws {@link ClosedChannelException} if closed. */
     abstract void ensureOpen() throws ClosedChannelException;
 
+    /** {@link #readBuffer} for engines whose natural form is a segment: the buffer's remaining bytes as one. */
+    final int readBufferAsSegment(ByteBuffer dst, long position) throws IOException {
+        int n = readSegment(MemorySegment.ofBuffer(dst), position);
+        if (n > 0) {
+            dst.position(dst.position() + n);
+        }
+        return n;
+    }
+
+    /** {@link #writeBuffer} for engines whose natural form is a segment. */
+    final int writeBufferAsSegment(ByteBuffer src, long position) throws IOException {
+        int n = writeSegment(MemorySegment.ofBuffer(src), position);
+        src.position(src.position() + n);
+        return n;
+    }
+
     // ---------------------------------------------------------------- shared checks and messages
 
     static void checkPosition(long position) {

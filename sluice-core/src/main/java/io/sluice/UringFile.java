@@ -293,18 +293,12 @@ final class UringFile extends PositionalFile {
 
     @Override
     int readBuffer(ByteBuffer dst, long position) throws IOException {
-        int n = readSegment(MemorySegment.ofBuffer(dst), position);
-        if (n > 0) {
-            dst.position(dst.position() + n);
-        }
-        return n;
+        return readBufferAsSegment(dst, position);
     }
 
     @Override
     int writeBuffer(ByteBuffer src, long position) throws IOException {
-        int n = writeSegment(MemorySegment.ofBuffer(src), position);
-        src.position(src.position() + n);
-        return n;
+        return writeBufferAsSegment(src, position);
     }
 
     @Override

@@ -14,7 +14,7 @@ import java.util.Locale;
  * none is always first or last while the machine's other load comes and goes.
  */
 public final class Bench {
-    /** What to run. {@code engines} holds engine names and {@value NaiveDirectContender#NAME}. */
+    /** What to run. {@code engines} holds engine names and {@value ChannelContender.NAIVE_DIRECT}. */
     public record Options(long fileSize, Path dir, List<Integer> threads, List<String> engines,
                           List<Integer> blockSizes, int seqBlockSize, long sampleNanos, int rounds, boolean fio) {
     }
@@ -44,8 +44,8 @@ public final class Bench {
     List<String> runnableEngines() {
         List<String> out = new ArrayList<>();
         for (String name : options.engines()) {
-            if (name.equalsIgnoreCase(NaiveDirectContender.NAME)) {
-                out.add(NaiveDirectContender.NAME);
+            if (name.equalsIgnoreCase(ChannelContender.NAIVE_DIRECT)) {
+                out.add(ChannelContender.NAIVE_DIRECT);
                 continue;
             }
             Engine e = Engine.parse(name);
@@ -108,8 +108,8 @@ public final class Bench {
         boolean success = false;
         try {
             for (String name : engines) {
-                all.add(name.equals(NaiveDirectContender.NAME)
-                        ? new NaiveDirectContender(data.path(), data.size())
+                all.add(name.equals(ChannelContender.NAIVE_DIRECT)
+                        ? ChannelContender.naiveDirect(data.path(), data.size())
                         : new SluiceContender(Engine.parse(name), data.path(), data.size()));
             }
             if (fio) {

@@ -16,7 +16,7 @@ import java.util.Locale;
  */
 public final class UringBench {
     /** The baseline of the O_DIRECT rows. */
-    public static final String DIRECT_BASELINE = JdkDirectContender.NAME;
+    public static final String DIRECT_BASELINE = ChannelContender.JDK_DIRECT;
 
     /** What to run. */
     public record Options(long fileSize, Path dir, List<Integer> threads, int blockSize, int depth, boolean direct,
@@ -58,7 +58,7 @@ public final class UringBench {
         List<Contender> all = new ArrayList<>();
         try {
             if (direct) {
-                all.add(new JdkDirectContender(p, size));
+                all.add(ChannelContender.jdkDirect(p, size));
                 all.add(new SluiceContender(Engine.IO_URING, p, size, SluiceOption.DIRECT));
             } else {
                 all.add(new SluiceContender(Engine.CHANNEL, p, size));
