@@ -79,6 +79,29 @@ class ZipCommandTest {
         assertEquals(Main.BAD_INPUT, run("zip", "test"));
     }
 
+    @Test
+    void benchZipWritesOneRowPerReaderKindAndThreadCountAndCleansUp() throws IOException {
+        Path json = dir.resolve("rows.json");
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int rc = run("bench", "zip", "--dir", data.toString(), "--small-entries", "4", "--big-entries", "1",
+                "--threads", "1", "--duration", "10", "--rounds", "1", "--json", json.toString());
+        assertEquals(Main.OK, rc, err::toString);
+        String rows = Files.readString(json);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{\"engine\": \"(sluice|jdk|commons-compress)\", "
+                + "\"workload\": \"(smallStored|smallDeflated|bigStored|bigDeflated)\", .*\"opsPerMs\": ([0-9.]+).*"
+                + "\"baseline\": \"jdk\", \"ratioToBaseline\": ([0-9.]+)\\}").matcher(rows);
+        int n = 0;
+        while (m.find()) {
+            n++;
+            assertTrue(Double.parseDouble(m.group(3)) > 0, m.group());
+        }
+        assertEquals(12, n, rows);
+        assertTrue(out.toString().contains("bigDeflated 8 MiB, 1 thread"), out::toString);
+        try (var left = Files.list(data)) {
+            assertEquals(0, left.count(), "the benchmark must remove its archive");
+        }
+    }
+
     private static int indexOf(byte[] hay, byte[] needle, int from) {
         outer:
         for (int i = from; i <= hay.length - needle.length; i++) {

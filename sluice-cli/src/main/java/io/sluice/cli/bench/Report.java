@@ -36,25 +36,42 @@ public final class Report {
         return base == null || base.opsPerMs() == 0 ? Double.NaN : row.opsPerMs() / base.opsPerMs();
     }
 
+    /** The read benchmark's table: ratios to CLASSIC and to fio. */
     public static void table(List<Row> rows, PrintWriter out) {
+        table(rows, out, "CLASSIC");
+    }
+
+    /**
+     * The table with a ratio column to the row named {@code baseline} in each cell; the fio column is shown only when
+     * some row has a fio reference.
+     */
+    public static void table(List<Row> rows, PrintWriter out, String baseline) {
+        boolean fio = rows.stream().anyMatch(r -> r.fioReference() != null);
+        int width = Math.max(13, rows.stream().mapToInt(r -> r.engine().length()).max().orElse(0));
         for (List<Row> cell : cells(rows).values()) {
             Row first = cell.get(0);
             out.printf(Locale.ROOT, "%n%s, %d thread%s%n", first.workload(), first.threads(),
                     first.threads() == 1 ? "" : "s");
-            out.printf(Locale.ROOT, "  %-13s %10s %10s %7s %9s %15s%n", "engine", "ops/ms", "MB/s", "spread",
-                    "xCLASSIC", "x fio");
+            out.printf(Locale.ROOT, "  %-" + width + "s %10s %10s %7s %9s %15s%n", "engine", "ops/ms", "MB/s",
+                    "spread", "x" + baseline, fio ? "x fio" : "");
             for (Row r : cell) {
-                double vsClassic = ratio(cell, r, "CLASSIC");
+                double vsBaseline = ratio(cell, r, baseline);
                 double vsFio = ratio(cell, r, r.fioReference());
-                out.printf(Locale.ROOT, "  %-13s %10.1f %10.1f %6.1f%% %9s %15s%n", r.engine(), r.opsPerMs(),
-                        r.mbPerSec(), r.spread() * 100, fmt(vsClassic),
+                out.printf(Locale.ROOT, "  %-" + width + "s %10s %10.1f %6.1f%% %9s %15s%n", r.engine(),
+                        ops(r.opsPerMs()), r.mbPerSec(), r.spread() * 100, fmt(vsBaseline),
                         Double.isNaN(vsFio) ? "" : fmt(vsFio) + " " + r.fioReference().substring(4));
             }
         }
         out.println();
         out.println("ops/ms and MB/s are medians over rounds; spread is (max - min) / median; x columns are ratios of");
-        out.println("medians measured side by side in this run (x fio: against fio's psync or mmap engine on the same job).");
+        out.println("medians measured side by side in this run" + (fio
+                ? " (x fio: against fio's psync or mmap engine on the same job)." : "."));
         out.flush();
+    }
+
+    /** One decimal, or three significant digits below 10 so that slow operations (whole big entries) still show. */
+    private static String ops(double opsPerMs) {
+        return String.format(Locale.ROOT, opsPerMs >= 10 ? "%.1f" : "%.3g", opsPerMs);
     }
 
     private static String fmt(double ratio) {
@@ -67,6 +84,14 @@ public final class Report {
      * {@code spread}, {@code rounds}, {@code ratioToClassic}, {@code fioReference}, {@code ratioToFio}, {@code direct}.
      */
     public static void json(List<Row> rows, PrintWriter out) {
+        json(rows, out, null);
+    }
+
+    /**
+     * The JSON array as {@link #json(List, PrintWriter)}, each object followed, when {@code baseline} is not null, by
+     * {@code baseline} (its name) and {@code ratioToBaseline}.
+     */
+    public static void json(List<Row> rows, PrintWriter out, String baseline) {
         Map<String, List<Row>> cells = cells(rows);
         out.println("[");
         int i = 0;
@@ -74,11 +99,13 @@ public final class Report {
             for (Row r : cell) {
                 out.printf(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": %d, \"threads\": %d, "
                                 + "\"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, \"rounds\": %d, "
-                                + "\"ratioToClassic\": %s, \"fioReference\": %s, \"ratioToFio\": %s, \"direct\": false}%s%n",
+                                + "\"ratioToClassic\": %s, \"fioReference\": %s, \"ratioToFio\": %s, \"direct\": false%s}%s%n",
                         r.engine(), r.workload().name(), r.workload().blockSize(), r.threads(), r.opsPerMs(),
                         r.mbPerSec(), r.spread(), r.samples().size(), num(ratio(cell, r, "CLASSIC")),
                         r.fioReference() == null ? "null" : "\"" + r.fioReference() + "\"",
-                        num(ratio(cell, r, r.fioReference())), ++i < rows.size() ? "," : "");
+                        num(ratio(cell, r, r.fioReference())), baseline == null ? "" : ", \"baseline\": \"" + baseline
+                                + "\", \"ratioToBaseline\": " + num(ratio(cell, r, baseline)),
+                        ++i < rows.size() ? "," : "");
             }
         }
         out.println("]");
