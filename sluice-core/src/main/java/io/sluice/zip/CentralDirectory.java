@@ -165,12 +165,15 @@ final class CentralDirectory {
 
     /** Entry i's name, decoded as UTF-8 when its flag says so (or when it is plain ASCII), else the legacy way. */
     String name(int i) {
-        int from = nameStarts[i];
-        int len = nameStarts[i + 1] - from;
-        if (isUtf8(i) || isAscii(names, from, nameStarts[i + 1])) {
-            return new String(names, from, len, StandardCharsets.UTF_8);
+        return decode(i, names, nameStarts[i], nameStarts[i + 1] - nameStarts[i]);
+    }
+
+    /** Text of entry i (its name or comment) as its UTF-8 flag says. */
+    String decode(int i, byte[] b, int from, int len) {
+        if (isUtf8(i) || isAscii(b, from, from + len)) {
+            return new String(b, from, len, StandardCharsets.UTF_8);
         }
-        return legacyCharset == null ? Cp437.decode(names, from, len) : new String(names, from, len, legacyCharset);
+        return legacyCharset == null ? Cp437.decode(b, from, len) : new String(b, from, len, legacyCharset);
     }
 
     private static boolean isUtf8(byte[] b, int from, int len) {

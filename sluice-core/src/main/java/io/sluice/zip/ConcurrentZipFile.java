@@ -563,7 +563,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             }
             long at = header + ZipLayout.CENHDR + cen.nameLength(index) + u16(zip.file, header + ZipLayout.CENEXT);
             byte[] b = zip.bytes(at, commentLen);
-            return cen.isUtf8(index) ? new String(b, StandardCharsets.UTF_8) : Cp437.decode(b, 0, b.length);
+            return cen.decode(index, b, 0, b.length);
         }
 
         @Override

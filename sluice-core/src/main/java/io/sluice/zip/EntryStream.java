@@ -32,6 +32,8 @@ final class EntryStream extends InputStream {
     private final int expectedCrc;
     private final CRC32 crc = new CRC32();
     private Inflater inflater;
+    /** For {@link #read()} and for probing the end of a deflate stream, so neither allocates. */
+    private final byte[] one = new byte[1];
     /** Bytes delivered so far; for a stored entry also the position in {@link #data}. */
     private long produced;
     private boolean done;
@@ -57,7 +59,6 @@ final class EntryStream extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
         int n;
         do {
             n = read(one, 0, 1);
@@ -150,10 +151,9 @@ final class EntryStream extends InputStream {
     private void finish() throws IOException {
         if (inflater != null && !inflater.finished()) {
             // The end-of-block code may still be unread: one more call with room for a byte must produce nothing.
-            byte[] probe = new byte[1];
             try {
                 zip.ensureOpen();
-                if (inflater.inflate(probe) > 0) {
+                if (inflater.inflate(one, 0, 1) > 0) {
                     throw tooLong();
                 }
             } catch (DataFormatException e) {
@@ -198,7 +198,7 @@ final class EntryStream extends InputStream {
         }
         if (!done) {
             // Nothing to deliver: still check the end of the stream and the CRC.
-            read(new byte[1], 0, 1);
+            read(one, 0, 1);
         }
         return out;
     }

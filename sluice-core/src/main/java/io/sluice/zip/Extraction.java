@@ -45,18 +45,15 @@ final class Extraction {
             Files.createDirectories(target);
             created.add(target);
         }
-        realTarget = target.toRealPath();
-        boolean success = false;
         try {
+            realTarget = target.toRealPath();
             for (int i = 0; i < cen.count; i++) {
                 write(i, paths[i]);
             }
-            success = true;
             return cen.count;
-        } finally {
-            if (!success) {
-                undo();
-            }
+        } catch (IOException | RuntimeException | Error e) {
+            undo(e);
+            throw e;
         }
     }
 
@@ -163,13 +160,16 @@ final class Extraction {
         }
     }
 
-    /** Deletes what this run created, newest first (files before their directories); failures are suppressed. */
-    private void undo() {
+    /**
+     * Deletes what this run created, newest first (files before their directories). What cannot be deleted is
+     * reported as a suppressed exception of {@code failure}, so the caller learns which partial output is left.
+     */
+    private void undo(Throwable failure) {
         for (int k = created.size() - 1; k >= 0; k--) {
             try {
                 Files.deleteIfExists(created.get(k));
-            } catch (IOException ignored) {
-                // Best effort: the original failure is the one the caller needs to see.
+            } catch (IOException e) {
+                failure.addSuppressed(new IOException("partial output left behind: " + created.get(k), e));
             }
         }
     }
