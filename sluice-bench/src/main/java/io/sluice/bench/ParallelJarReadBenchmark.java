@@ -40,6 +40,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
 public class ParallelJarReadBenchmark {
+    /** The zip library: {@code sluice}, {@code jdk} or {@code commons-compress}. */
     @Param({"sluice", "jdk", "commons-compress"})
     public String reader;
 
@@ -54,6 +55,7 @@ public class ParallelJarReadBenchmark {
     private ZipBenchArchive archive;
     private ZipReader zip;
 
+    /** Writes and warms the archive and opens it with {@link #reader}. */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         String dir = System.getProperty(BenchFile.DIR_PROPERTY);
@@ -63,6 +65,7 @@ public class ParallelJarReadBenchmark {
         zip = ZipReader.open(reader, archive.path());
     }
 
+    /** Closes the archive and deletes it. */
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         if (zip != null) {
@@ -79,6 +82,7 @@ public class ParallelJarReadBenchmark {
         private int thread;
         private final int[] next = new int[Kind.values().length];
 
+        /** Takes the thread's index, which decides where its walk starts. */
         @Setup(Level.Trial)
         public void setUp(ThreadParams params) {
             thread = params.getThreadIndex();
@@ -95,48 +99,56 @@ public class ParallelJarReadBenchmark {
         return zip.read(c.next(this, kind));
     }
 
+    /** Reads one 4 KiB stored entry, on one thread. */
     @Benchmark
     @Threads(1)
     public int smallStored_single(Cursor c) throws IOException {
         return read(c, Kind.SMALL_STORED);
     }
 
+    /** Reads one 4 KiB stored entry, on every CPU at once. */
     @Benchmark
     @Threads(Threads.MAX)
     public int smallStored_parallel(Cursor c) throws IOException {
         return read(c, Kind.SMALL_STORED);
     }
 
+    /** Reads one 4 KiB deflated entry, on one thread. */
     @Benchmark
     @Threads(1)
     public int smallCompressed_single(Cursor c) throws IOException {
         return read(c, Kind.SMALL_DEFLATED);
     }
 
+    /** Reads one 4 KiB deflated entry, on every CPU at once. */
     @Benchmark
     @Threads(Threads.MAX)
     public int smallCompressed_parallel(Cursor c) throws IOException {
         return read(c, Kind.SMALL_DEFLATED);
     }
 
+    /** Reads one 8 MiB stored entry, on one thread. */
     @Benchmark
     @Threads(1)
     public int bigStored_single(Cursor c) throws IOException {
         return read(c, Kind.BIG_STORED);
     }
 
+    /** Reads one 8 MiB stored entry, on every CPU at once. */
     @Benchmark
     @Threads(Threads.MAX)
     public int bigStored_parallel(Cursor c) throws IOException {
         return read(c, Kind.BIG_STORED);
     }
 
+    /** Reads one 8 MiB deflated entry, on one thread. */
     @Benchmark
     @Threads(1)
     public int bigCompressed_single(Cursor c) throws IOException {
         return read(c, Kind.BIG_DEFLATED);
     }
 
+    /** Reads one 8 MiB deflated entry, on every CPU at once. */
     @Benchmark
     @Threads(Threads.MAX)
     public int bigCompressed_parallel(Cursor c) throws IOException {

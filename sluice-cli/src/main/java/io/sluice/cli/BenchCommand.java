@@ -74,24 +74,50 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
         PrintWriter err = spec.commandLine().getErr();
-        PrintWriter out = spec.commandLine().getOut();
+        printMachine(err);
+        List<Row> rows = new Bench(o, err).run();
+        report(rows, json, "CLASSIC", spec.commandLine().getOut(), err);
+        return Main.OK;
+    }
+
+    /** The first line of every benchmark's log: which JVM on which machine. */
+    static void printMachine(PrintWriter err) {
         err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
                 System.getProperty("os.version"), System.getProperty("os.arch"),
                 Runtime.getRuntime().availableProcessors());
-        List<Row> rows = new Bench(o, err).run();
-        boolean jsonToStdout = json != null && json.toString().equals("-");
-        if (!jsonToStdout) {
-            Report.table(rows, out);
+    }
+
+    /**
+     * Prints the table to {@code out}, with ratios to the {@code baseline} row, and the JSON rows to {@code json} if
+     * given ('-' for standard output, instead of the table).
+     */
+    static void report(List<Row> rows, Path json, String baseline, PrintWriter out, PrintWriter err)
+            throws IOException {
+        // The read benchmark's JSON has no baseline fields: its ratioToClassic already says it.
+        String jsonBaseline = baseline.equals("CLASSIC") ? null : baseline;
+        if (json != null && json.toString().equals("-")) {
+            Report.json(rows, out, jsonBaseline);
+            return;
         }
-        if (jsonToStdout) {
-            Report.json(rows, out);
-        } else if (json != null) {
+        Report.table(rows, out, baseline);
+        if (json != null) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                Report.json(rows, w);
+                Report.json(rows, w, jsonBaseline);
             }
             err.println("wrote " + json);
         }
-        return Main.OK;
+    }
+
+    /** The thread counts asked for, or 1 and every core; each checked. */
+    static List<Integer> threadCounts(List<Integer> threads) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Integer> t = threads != null ? threads : cores == 1 ? List.of(1) : List.of(1, cores);
+        for (int n : t) {
+            if (n < 1 || n > 1024) {
+                throw new IllegalArgumentException("--threads must be between 1 and 1024: " + n);
+            }
+        }
+        return t;
     }
 
     Bench.Options options() {
@@ -106,13 +132,7 @@ final class BenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--size " + size + " is smaller than a block of " + b + " bytes");
             }
         }
-        int cores = Runtime.getRuntime().availableProcessors();
-        List<Integer> t = threads != null ? threads : cores == 1 ? List.of(1) : List.of(1, cores);
-        for (int n : t) {
-            if (n < 1 || n > 1024) {
-                throw new IllegalArgumentException("--threads must be between 1 and 1024: " + n);
-            }
-        }
+        List<Integer> t = threadCounts(threads);
         if (durationMs < 1 || rounds < 1) {
             throw new IllegalArgumentException("--duration and --rounds must be positive");
         }

@@ -1,16 +1,12 @@
 package io.sluice.cli;
 
-import io.sluice.cli.bench.Report;
 import io.sluice.cli.bench.Row;
 import io.sluice.cli.bench.ZipBench;
 import io.sluice.cli.bench.ZipReader;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -62,13 +58,7 @@ final class ZipBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        int cores = Runtime.getRuntime().availableProcessors();
-        List<Integer> t = threads != null ? threads : cores == 1 ? List.of(1) : List.of(1, cores);
-        for (int n : t) {
-            if (n < 1 || n > 1024) {
-                throw new IllegalArgumentException("--threads must be between 1 and 1024: " + n);
-            }
-        }
+        List<Integer> t = BenchCommand.threadCounts(threads);
         List<String> r = readers != null ? readers : ZipReader.NAMES;
         for (String name : r) {
             if (!ZipReader.NAMES.contains(name)) {
@@ -79,25 +69,11 @@ final class ZipBenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--small-entries, --big-entries, --duration and --rounds must be positive");
         }
         PrintWriter err = spec.commandLine().getErr();
-        PrintWriter out = spec.commandLine().getOut();
-        err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
-                System.getProperty("os.version"), System.getProperty("os.arch"), cores);
+        BenchCommand.printMachine(err);
         Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
         List<Row> rows = new ZipBench(new ZipBench.Options(d, smallEntries, bigEntries, t, r,
                 durationMs * 1_000_000, rounds), err).run();
-        String baseline = r.contains("jdk") ? "jdk" : r.get(0);
-        boolean jsonToStdout = json != null && json.toString().equals("-");
-        if (jsonToStdout) {
-            Report.json(rows, out, baseline);
-        } else {
-            Report.table(rows, out, baseline);
-            if (json != null) {
-                try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                    Report.json(rows, w, baseline);
-                }
-                err.println("wrote " + json);
-            }
-        }
+        BenchCommand.report(rows, json, r.contains("jdk") ? "jdk" : r.get(0), spec.commandLine().getOut(), err);
         return Main.OK;
     }
 }

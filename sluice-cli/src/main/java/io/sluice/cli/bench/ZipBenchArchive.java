@@ -19,8 +19,14 @@ import java.util.zip.ZipOutputStream;
 public final class ZipBenchArchive implements AutoCloseable {
     /** The four kinds of entry, each a workload of its own. */
     public enum Kind {
-        SMALL_STORED(4 << 10, false), SMALL_DEFLATED(4 << 10, true),
-        BIG_STORED(8 << 20, false), BIG_DEFLATED(8 << 20, true);
+        /** 4 KiB, stored. */
+        SMALL_STORED(4 << 10, false),
+        /** 4 KiB, deflated. */
+        SMALL_DEFLATED(4 << 10, true),
+        /** 8 MiB, stored. */
+        BIG_STORED(8 << 20, false),
+        /** 8 MiB, deflated. */
+        BIG_DEFLATED(8 << 20, true);
 
         private final int size;
         private final boolean deflated;
@@ -108,6 +114,7 @@ public final class ZipBenchArchive implements AutoCloseable {
         return out;
     }
 
+    /** The archive file. */
     public Path path() {
         return file;
     }
@@ -129,6 +136,7 @@ public final class ZipBenchArchive implements AutoCloseable {
         }
     }
 
+    /** Deletes the archive and its directory. */
     @Override
     public void close() throws IOException {
         Files.deleteIfExists(file);
