@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -55,17 +56,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "Block size of the sequential-read workload; 0 to skip it (default: ${DEFAULT-VALUE}).")
     String seqBlockSize;
 
-    @Option(names = "--duration", defaultValue = "200", paramLabel = "MS",
-            description = "Length of one timed sample in milliseconds (default: ${DEFAULT-VALUE}).")
-    long durationMs;
-
-    @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
-            description = "Samples per row; the table shows their median and spread (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
-    Path json;
+    @Mixin
+    SampleOptions sampling;
 
     @Option(names = "--no-fio", description = "Do not run fio even when it is installed.")
     boolean noFio;
@@ -76,7 +68,7 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         printMachine(err);
         List<Row> rows = new Bench(o, err).run();
-        report(rows, json, "CLASSIC", spec.commandLine().getOut(), err);
+        report(rows, sampling.json, "CLASSIC", spec.commandLine().getOut(), err);
         return Main.OK;
     }
 
@@ -133,9 +125,7 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         List<Integer> t = threadCounts(threads);
-        if (durationMs < 1 || rounds < 1) {
-            throw new IllegalArgumentException("--duration and --rounds must be positive");
-        }
+        long sampleNanos = sampling.sampleNanos();
         List<String> e = engines;
         if (e == null) {
             e = new ArrayList<>();
@@ -147,7 +137,7 @@ final class BenchCommand implements Callable<Integer> {
             e.add("naive-direct");
         }
         Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
-        return new Bench.Options(fileSize, d, t, e, bs, seq, durationMs * 1_000_000, rounds, !noFio);
+        return new Bench.Options(fileSize, d, t, e, bs, seq, sampleNanos, sampling.rounds, !noFio);
     }
 
     private static int blockSize(String s, String option) {

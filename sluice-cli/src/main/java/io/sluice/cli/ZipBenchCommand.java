@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -44,17 +45,8 @@ final class ZipBenchCommand implements Callable<Integer> {
             description = "Libraries to measure: sluice, jdk, commons-compress (default: all; jdk is the baseline).")
     List<String> readers;
 
-    @Option(names = "--duration", defaultValue = "250", paramLabel = "MS",
-            description = "Length of one timed sample in milliseconds (default: ${DEFAULT-VALUE}).")
-    long durationMs;
-
-    @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
-            description = "Samples per row; the table shows their median and spread (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
-    Path json;
+    @Mixin
+    SampleOptions sampling;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -65,15 +57,16 @@ final class ZipBenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("unknown reader '" + name + "' (known: " + ZipReader.NAMES + ")");
             }
         }
-        if (smallEntries < 1 || bigEntries < 1 || durationMs < 1 || rounds < 1) {
-            throw new IllegalArgumentException("--small-entries, --big-entries, --duration and --rounds must be positive");
+        if (smallEntries < 1 || bigEntries < 1) {
+            throw new IllegalArgumentException("--small-entries and --big-entries must be positive");
         }
+        long sampleNanos = sampling.sampleNanos();
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.printMachine(err);
         Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
         List<Row> rows = new ZipBench(new ZipBench.Options(d, smallEntries, bigEntries, t, r,
-                durationMs * 1_000_000, rounds), err).run();
-        BenchCommand.report(rows, json, r.contains("jdk") ? "jdk" : r.get(0), spec.commandLine().getOut(), err);
+                sampleNanos, sampling.rounds), err).run();
+        BenchCommand.report(rows, sampling.json, r.contains("jdk") ? "jdk" : r.get(0), spec.commandLine().getOut(), err);
         return Main.OK;
     }
 }
