@@ -71,6 +71,11 @@ final class CentralDirectory {
     /** Entry i's raw name is {@code names[nameStarts[i], nameStarts[i + 1])}. */
     final int[] nameStarts;
     final byte[] names;
+    /**
+     * A random start for the name hash, so that nobody can make an archive whose names all land in one run of slots
+     * (which would make open quadratic).
+     */
+    private final int hashSeed;
     /** Slots of entry number + 1, 0 for empty; its length is a power of two, at least twice {@link #count}. */
     private final int[] hashSlots;
     /** Whether some name without the UTF-8 flag has a byte above 0x7F, so lookups must also try the legacy charset. */
@@ -96,14 +101,24 @@ final class CentralDirectory {
         this.names = Arrays.copyOf(b.names, b.nameBytes);
         this.legacyNames = b.legacyNames;
         this.legacyCharset = legacyCharset;
+        this.hashSeed = java.util.concurrent.ThreadLocalRandom.current().nextInt();
         this.hashSlots = count == 0 ? NO_INTS : new int[Integer.highestOneBit(count) << 2];
+        int mask = hashSlots.length - 1;
         for (int i = 0; i < count; i++) {
-            int mask = hashSlots.length - 1;
-            int slot = hash(names, nameStarts[i], nameStarts[i + 1]) & mask;
-            while (hashSlots[slot] != 0) {
-                slot = (slot + 1) & mask;
+            int from = nameStarts[i];
+            int to = nameStarts[i + 1];
+            int slot = hash(names, from, to) & mask;
+            for (int j; (j = hashSlots[slot] - 1) >= 0; slot = (slot + 1) & mask) {
+                if (isUtf8(j) == isUtf8(i) && Arrays.equals(names, nameStarts[j], nameStarts[j + 1], names, from, to)) {
+                    // A repeated name: the first stays the one found. Not inserting it keeps an archive of one name
+                    // repeated a million times from making every insert walk all the previous ones.
+                    slot = -1;
+                    break;
+                }
             }
-            hashSlots[slot] = i + 1;
+            if (slot >= 0) {
+                hashSlots[slot] = i + 1;
+            }
         }
     }
 
@@ -138,12 +153,17 @@ final class CentralDirectory {
 
     // ---------------------------------------------------------------- names
 
-    static int hash(byte[] bytes, int from, int to) {
-        // FNV-1a, then mixed so that linear probing over the low bits stays even for names that differ at the end.
-        int h = 0x811C9DC5;
+    private int hash(byte[] bytes, int from, int to) {
+        // FNV-1a from a random basis, then MurmurHash3's finalizer, so every bit of the slot number depends on every
+        // byte of the name and on the seed (FNV's low bits alone depend only on the low bits of each byte).
+        int h = 0x811C9DC5 ^ hashSeed;
         for (int i = from; i < to; i++) {
             h = (h ^ bytes[i]) * 0x01000193;
         }
+        h ^= h >>> 16;
+        h *= 0x85EBCA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2AE35;
         return h ^ (h >>> 16);
     }
 

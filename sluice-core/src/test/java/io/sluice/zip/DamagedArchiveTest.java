@@ -185,6 +185,20 @@ class DamagedArchiveTest {
     }
 
     @Test
+    void aNameRepeatedFarTooOftenStillOpensAtOnce() throws IOException {
+        // 200,000 entries of one name: with a naive hash index each insert would walk all the earlier ones
+        // (2 * 10^10 comparisons), an open that never ends. The class timeout turns such a hang into a failure.
+        ZipBuilder b = new ZipBuilder();
+        for (int i = 0; i < 200_000; i++) {
+            b.add("same", new byte[0], STORED);
+        }
+        try (ConcurrentZipFile zip = ConcurrentZipFile.of(MemorySegment.ofArray(b.build().bytes()), "dup.zip")) {
+            assertEquals(200_000, zip.size());
+            assertEquals(0, zip.getEntry("same").index());
+        }
+    }
+
+    @Test
     void multiDiskArchivesAreRefused() throws IOException {
         ZipBuilder.Built b = sample();
         b.putShort(b.endRecord() + 4, 1);
