@@ -15,17 +15,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code sluice bench}: which engine reads fastest on this machine, side by side in one run. */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        subcommands = {BenchUringCommand.class},
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, subcommands = {ZipBenchCommand.class, BenchUringCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
                     + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",
-            "Sections: 'sluice bench uring' (batches and O_DIRECT). Options given before a section name apply to it.",
+            "Sections: 'bench zip' (zip readers) and 'bench uring' (io_uring batches and O_DIRECT); options before a "
+                    + "section name (--size, --dir, --threads, --no-fio) apply to it.",
             "The table goes to standard output, progress to standard error."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -57,17 +58,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "Block size of the sequential-read workload; 0 to skip it (default: ${DEFAULT-VALUE}).")
     String seqBlockSize;
 
-    @Option(names = "--duration", defaultValue = "200", paramLabel = "MS",
-            description = "Length of one timed sample in milliseconds (default: ${DEFAULT-VALUE}).")
-    long durationMs;
-
-    @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
-            description = "Samples per row; the table shows their median and spread (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
-    Path json;
+    @Mixin
+    SampleOptions sampling;
 
     @Option(names = "--no-fio", description = "Do not run fio even when it is installed.")
     boolean noFio;
@@ -76,29 +68,51 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
         PrintWriter err = spec.commandLine().getErr();
-        err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
-                System.getProperty("os.version"), System.getProperty("os.arch"),
-                Runtime.getRuntime().availableProcessors());
-        print(new Bench(o, err).run(), "CLASSIC");
+        printMachine(err);
+        List<Row> rows = new Bench(o, err).run();
+        report(rows, sampling.json, spec.commandLine().getOut(), err, "CLASSIC");
         return Main.OK;
     }
 
-    /** Prints the table (ratios against the first of {@code baselines} found in each cell) and the JSON rows. */
-    void print(List<Row> rows, String... baselines) throws IOException {
-        PrintWriter err = spec.commandLine().getErr();
-        PrintWriter out = spec.commandLine().getOut();
-        boolean jsonToStdout = json != null && json.toString().equals("-");
-        if (!jsonToStdout) {
-            Report.table(rows, out, baselines);
+    /** The first line of every benchmark's log: which JVM on which machine. */
+    static void printMachine(PrintWriter err) {
+        err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
+                System.getProperty("os.version"), System.getProperty("os.arch"),
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Prints the table to {@code out}, with ratios to the first of {@code baselines} present in each cell, and the
+     * JSON rows to {@code json} if given ('-' for standard output, instead of the table).
+     */
+    static void report(List<Row> rows, Path json, PrintWriter out, PrintWriter err, String... baselines)
+            throws IOException {
+        // The read benchmark's JSON has no baseline fields: its ratioToClassic already says it. Neither has a
+        // section whose cells have different baselines.
+        String jsonBaseline = baselines.length != 1 || baselines[0].equals("CLASSIC") ? null : baselines[0];
+        if (json != null && json.toString().equals("-")) {
+            Report.json(rows, out, jsonBaseline);
+            return;
         }
-        if (jsonToStdout) {
-            Report.json(rows, out);
-        } else if (json != null) {
+        Report.table(rows, out, baselines);
+        if (json != null) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                Report.json(rows, w);
+                Report.json(rows, w, jsonBaseline);
             }
             err.println("wrote " + json);
         }
+    }
+
+    /** The thread counts asked for, or 1 and every core; each checked. */
+    static List<Integer> threadCounts(List<Integer> threads) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Integer> t = threads != null ? threads : cores == 1 ? List.of(1) : List.of(1, cores);
+        for (int n : t) {
+            if (n < 1 || n > 1024) {
+                throw new IllegalArgumentException("--threads must be between 1 and 1024: " + n);
+            }
+        }
+        return t;
     }
 
     Bench.Options options() {
@@ -113,16 +127,8 @@ final class BenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--size " + size + " is smaller than a block of " + b + " bytes");
             }
         }
-        int cores = Runtime.getRuntime().availableProcessors();
-        List<Integer> t = threads != null ? threads : cores == 1 ? List.of(1) : List.of(1, cores);
-        for (int n : t) {
-            if (n < 1 || n > 1024) {
-                throw new IllegalArgumentException("--threads must be between 1 and 1024: " + n);
-            }
-        }
-        if (durationMs < 1 || rounds < 1) {
-            throw new IllegalArgumentException("--duration and --rounds must be positive");
-        }
+        List<Integer> t = threadCounts(threads);
+        long sampleNanos = sampling.sampleNanos();
         List<String> e = engines;
         if (e == null) {
             e = new ArrayList<>();
@@ -134,7 +140,7 @@ final class BenchCommand implements Callable<Integer> {
             e.add("naive-direct");
         }
         Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
-        return new Bench.Options(fileSize, d, t, e, bs, seq, durationMs * 1_000_000, rounds, !noFio);
+        return new Bench.Options(fileSize, d, t, e, bs, seq, sampleNanos, sampling.rounds, !noFio);
     }
 
     private static int blockSize(String s, String option) {

@@ -1,11 +1,16 @@
 package io.sluice.cli;
 
 import io.sluice.Engine;
+import io.sluice.cli.bench.ByteSize;
+import io.sluice.cli.bench.Row;
 import io.sluice.cli.bench.UringBench;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -35,19 +40,30 @@ final class BenchUringCommand implements Callable<Integer> {
     @Option(names = "--no-direct", description = "Skip the O_DIRECT rows.")
     boolean noDirect;
 
+    @Mixin
+    SampleOptions sampling;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         Engine.IO_URING.requireAvailable();
         if (depth < 1 || depth > 4096) {
             throw new IllegalArgumentException("--depth must be between 1 and 4096: " + depth);
         }
-        var base = parent.options();
-        List<Integer> threads = parent.threads != null ? base.threads() : List.of(1);
-        var o = new UringBench.Options(base.fileSize(), base.dir(), threads,
-                (int) io.sluice.cli.bench.ByteSize.parse(blockSize), depth, !noDirect, base.sampleNanos(),
-                base.rounds(), base.fio());
-        var rows = new UringBench(o, spec.commandLine().getErr()).run();
-        parent.print(rows, "CHANNEL", UringBench.DIRECT_BASELINE);
+        PrintWriter err = spec.commandLine().getErr();
+        long fileSize = ByteSize.parse(parent.size);
+        int bs = (int) ByteSize.parse(blockSize);
+        if (bs < 512 || bs > fileSize || bs % 512 != 0) {
+            throw new IllegalArgumentException("--block-size must be a multiple of 512 no larger than --size: " + blockSize);
+        }
+        // One thread unless asked: the point is what one thread gets from keeping many requests in flight.
+        List<Integer> threads = parent.threads != null ? BenchCommand.threadCounts(parent.threads) : List.of(1);
+        Path dir = parent.dir != null ? parent.dir : Path.of(System.getProperty("java.io.tmpdir"));
+        BenchCommand.printMachine(err);
+        var o = new UringBench.Options(fileSize, dir, threads, bs, depth, !noDirect, sampling.sampleNanos(),
+                sampling.rounds, !parent.noFio);
+        List<Row> rows = new UringBench(o, err).run();
+        BenchCommand.report(rows, sampling.json, spec.commandLine().getOut(), err, "CHANNEL",
+                UringBench.DIRECT_BASELINE);
         return Main.OK;
     }
 }

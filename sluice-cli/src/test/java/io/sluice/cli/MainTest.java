@@ -86,8 +86,8 @@ class MainTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(io.sluice.Engine.IO_URING.isAvailable());
         Path json = dir.resolve("rows.json");
         Path data = Files.createDirectories(dir.resolve("data"));
-        int rc = run("bench", "--size", "8m", "--dir", data.toString(), "--duration", "20", "--rounds", "1",
-                "--no-fio", "--json", json.toString(), "uring", "--depth", "4");
+        int rc = run("bench", "--size", "8m", "--dir", data.toString(), "--no-fio", "uring", "--depth", "4",
+                "--duration", "20", "--rounds", "1", "--json", json.toString());
         assertEquals(Main.OK, rc, err::toString);
         String rows = Files.readString(json);
         Matcher m = Pattern.compile("\\{\"engine\": \"([^\"]+)\", \"workload\": \"randread\", \"blockSize\": 4096, "

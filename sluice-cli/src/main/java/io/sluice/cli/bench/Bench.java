@@ -143,28 +143,39 @@ public final class Bench {
                 log.printf(Locale.ROOT, "[%2d/%d] %s, %d thread%s (%.0f s elapsed)%n", cell, cells, w, threads,
                         threads == 1 ? "" : "s", (System.nanoTime() - t0) / 1e9);
                 log.flush();
-                List<List<Sample>> samples = new ArrayList<>();
-                for (Contender c : all) {
-                    samples.add(new ArrayList<>());
-                    if (!(c instanceof FioContender)) {
-                        // Warm-up, not recorded: lets the JIT compile this contender's read path.
-                        c.measure(c.adapt(w), threads, sampleNanos / 2);
-                    }
-                }
-                for (int round = 0; round < rounds; round++) {
-                    for (int k = 0; k < all.size(); k++) {
-                        int idx = (k + round) % all.size();
-                        Contender c = all.get(idx);
-                        samples.get(idx).add(c.measure(c.adapt(w), threads, sampleNanos));
-                    }
-                }
-                for (int k = 0; k < all.size(); k++) {
-                    Contender c = all.get(k);
-                    rows.add(new Row(c.name(), c.adapt(w), threads, c.fioReference(), List.copyOf(samples.get(k))));
-                }
+                rows.addAll(cell(all, w, threads, sampleNanos, rounds));
             }
         }
         log.printf(Locale.ROOT, "measured in %.0f s%n", (System.nanoTime() - t0) / 1e9);
+        return rows;
+    }
+
+    /**
+     * Measures one cell (a workload at a thread count) side by side: a warm-up sample per Java contender, then
+     * {@code rounds} rounds in which every contender runs once, in an order that rotates between rounds.
+     */
+    static List<Row> cell(List<? extends Contender> all, Workload w, int threads, long sampleNanos, int rounds)
+            throws IOException, InterruptedException {
+        List<List<Sample>> samples = new ArrayList<>();
+        for (Contender c : all) {
+            samples.add(new ArrayList<>());
+            if (!(c instanceof FioContender)) {
+                // Warm-up, not recorded: lets the JIT compile this contender's read path.
+                c.measure(c.adapt(w), threads, sampleNanos / 2);
+            }
+        }
+        for (int round = 0; round < rounds; round++) {
+            for (int k = 0; k < all.size(); k++) {
+                int idx = (k + round) % all.size();
+                Contender c = all.get(idx);
+                samples.get(idx).add(c.measure(c.adapt(w), threads, sampleNanos));
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        for (int k = 0; k < all.size(); k++) {
+            Contender c = all.get(k);
+            rows.add(new Row(c.name(), c.adapt(w), threads, c.fioReference(), List.copyOf(samples.get(k))));
+        }
         return rows;
     }
 

@@ -1,0 +1,506 @@
+package io.sluice.zip;
+
+import static io.sluice.zip.ZipLayout.CENATX;
+import static io.sluice.zip.ZipLayout.CENCOM;
+import static io.sluice.zip.ZipLayout.CENCRC;
+import static io.sluice.zip.ZipLayout.CENDSK;
+import static io.sluice.zip.ZipLayout.CENEXT;
+import static io.sluice.zip.ZipLayout.CENFLG;
+import static io.sluice.zip.ZipLayout.CENHDR;
+import static io.sluice.zip.ZipLayout.CENHOW;
+import static io.sluice.zip.ZipLayout.CENLEN;
+import static io.sluice.zip.ZipLayout.CENNAM;
+import static io.sluice.zip.ZipLayout.CENOFF;
+import static io.sluice.zip.ZipLayout.CENSIG;
+import static io.sluice.zip.ZipLayout.CENSIZ;
+import static io.sluice.zip.ZipLayout.CENTIM;
+import static io.sluice.zip.ZipLayout.CENVEM;
+import static io.sluice.zip.ZipLayout.FLAG_UTF8;
+import static io.sluice.zip.ZipLayout.LOCHDR;
+import static io.sluice.zip.ZipLayout.ZIP64_EXTRA;
+import static io.sluice.zip.ZipLayout.ZIP64_MAGIC16;
+import static io.sluice.zip.ZipLayout.ZIP64_MAGIC32;
+import static io.sluice.zip.ZipLayout.u16;
+import static io.sluice.zip.ZipLayout.u32;
+import static io.sluice.zip.ZipLayout.u64;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.zip.ZipException;
+
+/**
+ * An archive's central directory, parsed once into parallel arrays indexed by entry number (in central directory
+ * order), one byte table holding every raw name, and an open-addressing hash index over the names.
+ *
+ * <p>Why arrays rather than one object per entry: a jar of 100,000 entries costs a few arrays here instead of
+ * 100,000 objects of a dozen fields each, parsing touches memory sequentially, and the tables are immutable once
+ * built, so any number of threads read them with no lock and no volatile read (they are published through the final
+ * field of {@link ConcurrentZipFile}).
+ *
+ * <p>Offsets stored here are positions in the file: the archive's own offsets plus {@link EndRecord#base()}, which
+ * is non-zero when something (a launcher script, a self-extractor) is prepended to the archive.
+ */
+final class CentralDirectory {
+    private static final int[] NO_INTS = new int[0];
+    /** The most entries an archive may have, so the hash index (twice as many slots) fits in an array. */
+    static final int MAX_ENTRIES = 1 << 28;
+
+    final String archive;
+    final EndRecord end;
+    final int count;
+    final long[] localOffsets;
+    final long[] compressedSizes;
+    final long[] sizes;
+    final int[] crcs;
+    /** General purpose flags in the high 16 bits, the compression method in the low 16. */
+    final int[] flagsAndMethods;
+    /** The MS-DOS date in the high 16 bits, the time in the low 16 (APPNOTE 4.4.6). */
+    final int[] dosTimes;
+    final int[] externalAttributes;
+    /** The system that made each entry ("version made by", high byte: 3 is Unix). */
+    final byte[] madeBy;
+    /** Position of each entry's central directory header, to read its comment on demand. */
+    final long[] headerPositions;
+    /** Where entry i's room ends: the next local header in file order, or the central directory. */
+    private final long[] dataLimits;
+    /** Entry i's raw name is {@code names[nameStarts[i], nameStarts[i + 1])}. */
+    final int[] nameStarts;
+    final byte[] names;
+    /**
+     * A random start for the name hash, so that nobody can make an archive whose names all land in one run of slots
+     * (which would make open quadratic).
+     */
+    private final int hashSeed;
+    /** Slots of entry number + 1, 0 for empty; its length is a power of two, at least twice {@link #count}. */
+    private final int[] hashSlots;
+    /** Whether some name without the UTF-8 flag has a byte above 0x7F, so lookups must also try the legacy charset. */
+    private final boolean legacyNames;
+    /** The charset of names without the UTF-8 flag; null means code page 437, as APPNOTE says. */
+    private final Charset legacyCharset;
+
+    private CentralDirectory(Builder b, EndRecord end, Charset legacyCharset) {
+        this.archive = b.archive;
+        this.end = end;
+        this.count = b.count;
+        this.localOffsets = Arrays.copyOf(b.localOffsets, count);
+        this.compressedSizes = Arrays.copyOf(b.compressedSizes, count);
+        this.sizes = Arrays.copyOf(b.sizes, count);
+        this.crcs = Arrays.copyOf(b.crcs, count);
+        this.flagsAndMethods = Arrays.copyOf(b.flagsAndMethods, count);
+        this.dosTimes = Arrays.copyOf(b.dosTimes, count);
+        this.externalAttributes = Arrays.copyOf(b.externalAttributes, count);
+        this.madeBy = Arrays.copyOf(b.madeBy, count);
+        this.headerPositions = Arrays.copyOf(b.headerPositions, count);
+        this.dataLimits = b.dataLimits;
+        this.nameStarts = Arrays.copyOf(b.nameStarts, count + 1);
+        this.names = Arrays.copyOf(b.names, b.nameBytes);
+        this.legacyNames = b.legacyNames;
+        this.legacyCharset = legacyCharset;
+        this.hashSeed = java.util.concurrent.ThreadLocalRandom.current().nextInt();
+        this.hashSlots = count == 0 ? NO_INTS : new int[Integer.highestOneBit(count) << 2];
+        int mask = hashSlots.length - 1;
+        for (int i = 0; i < count; i++) {
+            int from = nameStarts[i];
+            int to = nameStarts[i + 1];
+            int slot = hash(names, from, to) & mask;
+            for (int j; (j = hashSlots[slot] - 1) >= 0; slot = (slot + 1) & mask) {
+                if (isUtf8(j) == isUtf8(i) && Arrays.equals(names, nameStarts[j], nameStarts[j + 1], names, from, to)) {
+                    // A repeated name: the first stays the one found. Not inserting it keeps an archive of one name
+                    // repeated a million times from making every insert walk all the previous ones.
+                    slot = -1;
+                    break;
+                }
+            }
+            if (slot >= 0) {
+                hashSlots[slot] = i + 1;
+            }
+        }
+    }
+
+    /**
+     * Parses the central directory of the archive in {@code file}.
+     *
+     * @param legacyCharset the charset of names without the UTF-8 flag, or null for code page 437
+     * @throws ZipException naming the archive, the entry and the offset of the first problem found
+     */
+    static CentralDirectory parse(MemorySegment file, String archive, Charset legacyCharset) throws ZipException {
+        EndRecord end = EndRecord.find(file, archive);
+        Builder b = new Builder(archive, end);
+        long pos = end.cenStart();
+        long limit = end.cenStart() + end.cenSize();
+        while (pos < limit) {
+            pos = b.add(file, pos, limit);
+        }
+        // Old writers stored the entry count modulo 65536 without a Zip64 record, so a count that agrees in its low
+        // 16 bits is taken as the same count (as the JDK and Info-ZIP do).
+        long declared = end.entries();
+        if (b.count != declared && (declared != (b.count & 0xFFFF) || end.zip64())) {
+            throw ZipErrors.archive(archive, end.position(), "the end record declares " + declared
+                    + " entries but the central directory holds " + b.count);
+        }
+        b.checkOverlaps();
+        return new CentralDirectory(b, end, legacyCharset);
+    }
+
+    long dataLimit(int i) {
+        return dataLimits[i];
+    }
+
+    // ---------------------------------------------------------------- names
+
+    private int hash(byte[] bytes, int from, int to) {
+        // FNV-1a from a random basis, then MurmurHash3's finalizer, so every bit of the slot number depends on every
+        // byte of the name and on the seed (FNV's low bits alone depend only on the low bits of each byte).
+        int h = 0x811C9DC5 ^ hashSeed;
+        for (int i = from; i < to; i++) {
+            h = (h ^ bytes[i]) * 0x01000193;
+        }
+        h ^= h >>> 16;
+        h *= 0x85EBCA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2AE35;
+        return h ^ (h >>> 16);
+    }
+
+    boolean isUtf8(int i) {
+        return ((flagsAndMethods[i] >>> 16) & FLAG_UTF8) != 0;
+    }
+
+    int flags(int i) {
+        return flagsAndMethods[i] >>> 16;
+    }
+
+    int method(int i) {
+        return flagsAndMethods[i] & 0xFFFF;
+    }
+
+    int nameLength(int i) {
+        return nameStarts[i + 1] - nameStarts[i];
+    }
+
+    /** Entry i's name, decoded as UTF-8 when its flag says so (or when it is plain ASCII), else the legacy way. */
+    String name(int i) {
+        return decode(i, names, nameStarts[i], nameStarts[i + 1] - nameStarts[i]);
+    }
+
+    /** Text of entry i (its name or comment) as its UTF-8 flag says. */
+    String decode(int i, byte[] b, int from, int len) {
+        if (isUtf8(i) || isAscii(b, from, from + len)) {
+            return new String(b, from, len, StandardCharsets.UTF_8);
+        }
+        return legacyCharset == null ? Cp437.decode(b, from, len) : new String(b, from, len, legacyCharset);
+    }
+
+    private static boolean isUtf8(byte[] b, int from, int len) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(b, from, len));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
+    private static boolean isAscii(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The entry named {@code name}, the first in central directory order when names repeat; -1 if none. */
+    int find(String name) {
+        if (count == 0) {
+            return -1;
+        }
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        boolean ascii = isAscii(utf8, 0, utf8.length);
+        int i = probe(utf8, ascii ? 0 : 1);
+        if (i < 0 && legacyNames && !ascii) {
+            byte[] legacy = encodeLegacy(name);
+            if (legacy != null) {
+                i = probe(legacy, 2);
+            }
+        }
+        return i;
+    }
+
+    /** {@code need}: 0 any entry, 1 only UTF-8-flagged ones, 2 only unflagged ones. */
+    private int probe(byte[] key, int need) {
+        int mask = hashSlots.length - 1;
+        for (int slot = hash(key, 0, key.length) & mask; ; slot = (slot + 1) & mask) {
+            int i = hashSlots[slot] - 1;
+            if (i < 0) {
+                return -1;
+            }
+            int from = nameStarts[i];
+            if (nameStarts[i + 1] - from == key.length
+                    && Arrays.equals(names, from, nameStarts[i + 1], key, 0, key.length)
+                    && (need == 0 || (need == 1) == isUtf8(i))) {
+                return i;
+            }
+        }
+    }
+
+    private byte[] encodeLegacy(String name) {
+        if (legacyCharset == null) {
+            return Cp437.encode(name);
+        }
+        try {
+            var bytes = legacyCharset.newEncoder().onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .onMalformedInput(CodingErrorAction.REPORT).encode(java.nio.CharBuffer.wrap(name));
+            byte[] out = new byte[bytes.remaining()];
+            bytes.get(out);
+            return out;
+        } catch (CharacterCodingException | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    /** The entry's name for messages: its name, or {@code #i} when the index is out of range. */
+    String describe(int i) {
+        return i >= 0 && i < count ? name(i) : "#" + i;
+    }
+
+    // ---------------------------------------------------------------- building
+
+    /** Growing arrays while the directory is read; the final tables are trimmed copies. */
+    private static final class Builder {
+        final String archive;
+        final EndRecord end;
+        int count;
+        long[] localOffsets;
+        long[] compressedSizes;
+        long[] sizes;
+        int[] crcs;
+        int[] flagsAndMethods;
+        int[] dosTimes;
+        int[] externalAttributes;
+        byte[] madeBy;
+        long[] headerPositions;
+        int[] nameStarts;
+        byte[] names;
+        int nameBytes;
+        boolean legacyNames;
+        long[] dataLimits;
+
+        Builder(String archive, EndRecord end) {
+            this.archive = archive;
+            this.end = end;
+            // The declared count is trusted only as far as the directory's size allows, so a lying end record cannot
+            // make us allocate more than the file could describe.
+            long fits = Math.min(end.cenSize() / CENHDR + 1, MAX_ENTRIES);
+            int capacity = (int) Math.min(Math.max(end.entries(), 1), fits);
+            localOffsets = new long[capacity];
+            compressedSizes = new long[capacity];
+            sizes = new long[capacity];
+            crcs = new int[capacity];
+            flagsAndMethods = new int[capacity];
+            dosTimes = new int[capacity];
+            externalAttributes = new int[capacity];
+            madeBy = new byte[capacity];
+            headerPositions = new long[capacity];
+            nameStarts = new int[capacity + 1];
+            names = new byte[(int) Math.min(end.cenSize(), 1 << 16)];
+        }
+
+        private void grow() {
+            int n = (int) Math.min((long) localOffsets.length * 2, Integer.MAX_VALUE - 16);
+            if (n <= count) {
+                throw new IllegalStateException("too many entries");
+            }
+            localOffsets = Arrays.copyOf(localOffsets, n);
+            compressedSizes = Arrays.copyOf(compressedSizes, n);
+            sizes = Arrays.copyOf(sizes, n);
+            crcs = Arrays.copyOf(crcs, n);
+            flagsAndMethods = Arrays.copyOf(flagsAndMethods, n);
+            dosTimes = Arrays.copyOf(dosTimes, n);
+            externalAttributes = Arrays.copyOf(externalAttributes, n);
+            madeBy = Arrays.copyOf(madeBy, n);
+            headerPositions = Arrays.copyOf(headerPositions, n);
+            nameStarts = Arrays.copyOf(nameStarts, n + 1);
+        }
+
+        /** Reads the header at {@code pos}; returns the position of the next one. */
+        long add(MemorySegment f, long pos, long limit) throws ZipException {
+            String where = "central directory header #" + count;
+            if (limit - pos < CENHDR) {
+                throw ZipErrors.archive(archive, pos, where + " is cut short by the end of the central directory");
+            }
+            if (f.get(ZipLayout.U32, pos) != CENSIG) {
+                throw ZipErrors.archive(archive, pos, where + " has no central directory signature");
+            }
+            int nameLen = u16(f, pos + CENNAM);
+            int extraLen = u16(f, pos + CENEXT);
+            int commentLen = u16(f, pos + CENCOM);
+            long next = pos + CENHDR + nameLen + extraLen + commentLen;
+            if (next > limit) {
+                throw ZipErrors.archive(archive, pos, where + " (" + (next - pos)
+                        + " bytes with its name, extra field and comment) runs past the end of the central directory");
+            }
+            if (count == MAX_ENTRIES) {
+                throw ZipErrors.archive(archive, pos, "more than " + MAX_ENTRIES + " entries, which is not supported");
+            }
+            if (count == localOffsets.length) {
+                grow();
+            }
+            if ((long) nameBytes + nameLen > Integer.MAX_VALUE - 16) {
+                throw ZipErrors.archive(archive, pos, "the entry names add up to more than 2 GiB");
+            }
+            if (nameBytes + nameLen > names.length) {
+                names = Arrays.copyOf(names, (int) Math.min(Integer.MAX_VALUE - 16,
+                        Math.max((long) names.length * 2, (long) nameBytes + nameLen)));
+            }
+            MemorySegment.copy(f, ValueLayout.JAVA_BYTE, pos + CENHDR, names, nameBytes, nameLen);
+            int flags = u16(f, pos + CENFLG);
+            if (!isAscii(names, nameBytes, nameBytes + nameLen)) {
+                if ((flags & FLAG_UTF8) == 0) {
+                    legacyNames = true;
+                } else if (!isUtf8(names, nameBytes, nameLen)) {
+                    // Refused, as by the JDK: a name that decodes with replacement characters could not be looked
+                    // up, and two different names could decode alike.
+                    throw ZipErrors.archive(archive, pos, where + " has a name flagged as UTF-8 that is not UTF-8");
+                }
+            }
+            int i = count;
+            nameStarts[i] = nameBytes;
+            nameBytes += nameLen;
+            nameStarts[i + 1] = nameBytes;
+            count++;
+
+            long csize = u32(f, pos + CENSIZ);
+            long size = u32(f, pos + CENLEN);
+            long offset = u32(f, pos + CENOFF);
+            int disk = u16(f, pos + CENDSK);
+            if (csize == ZIP64_MAGIC32 || size == ZIP64_MAGIC32 || offset == ZIP64_MAGIC32 || disk == ZIP64_MAGIC16) {
+                long[] values = {size, csize, offset, disk};
+                zip64Extra(f, pos + CENHDR + nameLen, extraLen, values, pos, i);
+                size = values[0];
+                csize = values[1];
+                offset = values[2];
+                disk = (int) values[3];
+            }
+            if (disk != 0) {
+                throw ZipErrors.entry(archive, name(i), pos, "starts on disk " + disk
+                        + ": archives split over several disks are not supported");
+            }
+            if (size < 0 || csize < 0 || offset < 0) {
+                throw ZipErrors.entry(archive, name(i), pos, "has a negative size or offset in its Zip64 field");
+            }
+            long local = end.base() + offset;
+            if (offset > end.cenStart() || local > end.cenStart() - LOCHDR) {
+                throw ZipErrors.entry(archive, name(i), pos, "local header offset " + offset
+                        + " is outside the archive's data, which ends where the central directory starts, at "
+                        + (end.cenStart() - end.base()));
+            }
+            localOffsets[i] = local;
+            compressedSizes[i] = csize;
+            sizes[i] = size;
+            crcs[i] = f.get(ZipLayout.U32, pos + CENCRC);
+            flagsAndMethods[i] = flags << 16 | u16(f, pos + CENHOW);
+            dosTimes[i] = f.get(ZipLayout.U32, pos + CENTIM);
+            externalAttributes[i] = f.get(ZipLayout.U32, pos + CENATX);
+            madeBy[i] = f.get(ValueLayout.JAVA_BYTE, pos + CENVEM + 1);
+            headerPositions[i] = pos;
+            return next;
+        }
+
+        /**
+         * Replaces the fields that are 0xFFFFFFFF (0xFFFF for the disk) with the Zip64 extra field's values, which
+         * appear in the order size, compressed size, offset, disk and only for the fields that need them (4.5.3).
+         */
+        private void zip64Extra(MemorySegment f, long extra, int extraLen, long[] values, long header, int i)
+                throws ZipException {
+            long p = extra;
+            long end = extra + extraLen;
+            while (end - p >= 4) {
+                int id = u16(f, p);
+                int len = u16(f, p + 2);
+                if (p + 4 + len > end) {
+                    throw ZipErrors.entry(archive, name(i), p, "extra field 0x" + Integer.toHexString(id) + " of "
+                            + len + " bytes runs past the end of the extra data");
+                }
+                if (id == ZIP64_EXTRA) {
+                    long q = p + 4;
+                    long qEnd = q + len;
+                    for (int k = 0; k < 4; k++) {
+                        boolean wanted = k == 3 ? values[k] == ZIP64_MAGIC16 : values[k] == ZIP64_MAGIC32;
+                        if (!wanted) {
+                            continue;
+                        }
+                        int width = k == 3 ? 4 : 8;
+                        if (qEnd - q < width) {
+                            throw ZipErrors.entry(archive, name(i), p, "Zip64 extra field of " + len
+                                    + " bytes lacks the " + new String[] {"size", "compressed size", "offset",
+                                        "disk number"}[k] + " its central directory header defers to it");
+                        }
+                        values[k] = width == 8 ? u64(f, q) : u32(f, q);
+                        q += width;
+                    }
+                    return;
+                }
+                p += 4 + len;
+            }
+            // No Zip64 field: the 32-bit values are the real ones (a file of exactly 4 GiB - 1 bytes, say).
+            if (values[3] == ZIP64_MAGIC16) {
+                values[3] = 0;
+            }
+        }
+
+        /**
+         * Refuses entries whose data would overlap another entry's: the "overlapping files" zip bomb reuses one
+         * compressed stream for many entries. An entry occupies at least its 30-byte local header, its name and its
+         * compressed data, ahead of the next entry's header and of the central directory.
+         */
+        void checkOverlaps() throws ZipException {
+            int[] order = byOffset();
+            dataLimits = new long[count];
+            for (int k = 0; k < count; k++) {
+                int i = order[k];
+                long floorEnd = localOffsets[i] + LOCHDR + (nameStarts[i + 1] - nameStarts[i]);
+                long dataEnd = floorEnd + compressedSizes[i];
+                long next = k + 1 < count ? localOffsets[order[k + 1]] : end.cenStart();
+                dataLimits[i] = next;
+                if (dataEnd < floorEnd || dataEnd > next) {
+                    String other = k + 1 < count ? "the local header of entry '" + name(order[k + 1]) + "' at "
+                            + (next - end.base()) : "the central directory at " + (next - end.base());
+                    throw ZipErrors.entry(archive, name(i), localOffsets[i] - end.base(), compressedSizes[i]
+                            + " bytes of data overlap " + other + " (entries must not share data)");
+                }
+            }
+        }
+
+        /** Entry numbers in order of local header offset; the identity when already ordered, as in most archives. */
+        private int[] byOffset() {
+            boolean sorted = true;
+            for (int i = 1; i < count && sorted; i++) {
+                sorted = localOffsets[i - 1] <= localOffsets[i];
+            }
+            int[] order = new int[count];
+            for (int i = 0; i < count; i++) {
+                order[i] = i;
+            }
+            if (!sorted) {
+                // Rare (archives rewritten by some tools), so boxing is acceptable here.
+                Integer[] boxed = Arrays.stream(order).boxed().toArray(Integer[]::new);
+                Arrays.sort(boxed, (a, c) -> Long.compare(localOffsets[a], localOffsets[c]));
+                for (int i = 0; i < count; i++) {
+                    order[i] = boxed[i];
+                }
+            }
+            return order;
+        }
+
+        private String name(int i) {
+            int from = nameStarts[i];
+            return new String(names, from, nameStarts[i + 1] - from, StandardCharsets.UTF_8);
+        }
+    }
+}

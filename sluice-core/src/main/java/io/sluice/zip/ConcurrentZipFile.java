@@ -1,0 +1,585 @@
+package io.sluice.zip;
+
+import static io.sluice.zip.ZipLayout.DEFLATED;
+import static io.sluice.zip.ZipLayout.DEFLATE_MAX_RATIO;
+import static io.sluice.zip.ZipLayout.FLAG_ENCRYPTED;
+import static io.sluice.zip.ZipLayout.LOCEXT;
+import static io.sluice.zip.ZipLayout.LOCHDR;
+import static io.sluice.zip.ZipLayout.LOCNAM;
+import static io.sluice.zip.ZipLayout.LOCSIG;
+import static io.sluice.zip.ZipLayout.STORED;
+import static io.sluice.zip.ZipLayout.u16;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import java.util.zip.ZipException;
+
+/**
+ * A zip or jar archive read by any number of threads at once, with no lock shared between them: the
+ * {@link java.util.zip.ZipFile} API, on a memory-mapped archive.
+ *
+ * {@snippet :
+ * try (ConcurrentZipFile zip = ConcurrentZipFile.open(Path.of("app.jar"))) {
+ *     ConcurrentZipFile.Entry e = zip.getEntry("META-INF/MANIFEST.MF");
+ *     byte[] manifest = zip.readAllBytes(e);                   // CRC-32 checked
+ *     zip.stream().filter(x -> x.getName().endsWith(".class")).forEach(...);
+ * }
+ * }
+ *
+ * <p><b>Why a mapping.</b> The whole archive is mapped once ({@link FileChannel#map} in a shared {@link Arena}).
+ * A read is then a memory copy with no system call and no lock, where {@code ZipFile} takes a lock around
+ * {@code seek} and {@code read} of one {@code RandomAccessFile}, so its readers queue. Stored entries can be handed
+ * out with no copy at all ({@link #mappedBytes}), and deflated entries are inflated straight from the mapped bytes.
+ * Positional reads ({@code pread}) would also be lock-free, but would copy every compressed byte once more into a
+ * buffer before inflating and could not offer the zero-copy view.
+ *
+ * <p><b>The central directory</b> is parsed once at open into compact immutable tables (parallel arrays, one byte
+ * table of names, a hash index), not one object per entry. {@link Entry} objects are made on demand and are light.
+ * Zip64 archives, data descriptors, archive comments, UTF-8 names (flag bit 11) and legacy names (code page 437, or
+ * the charset given to {@link #open(Path, Charset)}) are read, as are archives with something prepended (a launcher
+ * script, a self-extractor): their offsets are taken relative to where the archive really starts.
+ *
+ * <p><b>Errors</b> in the archive are {@link ZipException}s naming the archive, the entry and the offset. Open
+ * refuses structural damage: a central directory that is cut short or points outside the file, entries whose data
+ * overlap (the "overlapping files" zip bomb), counts and sizes that cannot fit. An entry's own problems (unsupported
+ * method, encryption, a size deflate cannot produce from its compressed size, a bad CRC) surface when it is read.
+ *
+ * <p><b>Threads and closing.</b> Every method may be called from any thread. {@link #close()} may run while other
+ * threads read: they get {@link ClosedChannelException} (an {@link IOException}), never a crash; close waits for reads
+ * that are inside native code (the inflater, the CRC) to leave the mapping. As with any memory-mapped file, the
+ * archive must not be truncated by another process while open: a lost page is a SIGBUS, which Sluice turns into an
+ * {@link IOException} for its own copies but which would end the JVM inside the native inflater.
+ */
+public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZipFile.Entry> {
+    private final Path path;
+    private final String name;
+    private final MemorySegment file;
+    /** Null when the archive is a segment given by the caller (tests, fuzzing), which owns its memory. */
+    private final Arena arena;
+    private final CentralDirectory cen;
+    private final InflaterPool inflaters;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private volatile boolean closed;
+
+    private ConcurrentZipFile(Path path, String name, MemorySegment file, Arena arena, Charset legacyCharset)
+            throws ZipException {
+        this.path = path;
+        this.name = name;
+        this.file = file;
+        this.arena = arena;
+        try {
+            this.cen = CentralDirectory.parse(file, name, legacyCharset);
+        } catch (IndexOutOfBoundsException e) {
+            // Every read is checked before it is made, so this is a bug; but a bug must still not escape as a
+            // stranger exception than the damage that caused it.
+            throw ZipErrors.withCause(ZipErrors.archive(name, 0, "damaged archive: " + e.getMessage()), e);
+        }
+        this.inflaters = new InflaterPool(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+    }
+
+    /**
+     * Opens and maps the archive at {@code path} and reads its central directory. Names without the UTF-8 flag are
+     * read as code page 437, as the zip specification says.
+     *
+     * @throws ZipException if the file is not a readable zip archive; the message names the offset and the problem
+     * @throws java.nio.file.NoSuchFileException if there is no such file
+     * @throws IOException if the file cannot be opened or mapped
+     */
+    public static ConcurrentZipFile open(Path path) throws IOException {
+        return open(path, null);
+    }
+
+    /**
+     * Opens the archive at {@code path}, reading names without the UTF-8 flag in {@code legacyCharset} (for archives
+     * made by tools that wrote names in the system's charset, such as Shift_JIS or CP866), or code page 437 if null.
+     *
+     * @see #open(Path)
+     */
+    public static ConcurrentZipFile open(Path path, Charset legacyCharset) throws IOException {
+        Objects.requireNonNull(path, "path");
+        Arena arena = Arena.ofShared();
+        boolean success = false;
+        try (FileChannel ch = FileChannel.open(path)) {
+            // The mapping outlives the channel: it stays valid until the arena is closed.
+            MemorySegment file = ch.size() == 0 ? MemorySegment.NULL
+                    : ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+            ConcurrentZipFile zip = new ConcurrentZipFile(path, path.toString(), file, arena, legacyCharset);
+            success = true;
+            return zip;
+        } finally {
+            if (!success) {
+                arena.close();
+            }
+        }
+    }
+
+    /** An archive held in memory, for tests and fuzzing: {@code bytes} stay the caller's. */
+    static ConcurrentZipFile of(MemorySegment bytes, String name) throws ZipException {
+        return new ConcurrentZipFile(null, name, bytes, null, null);
+    }
+
+    // ---------------------------------------------------------------- the archive
+
+    /** The path this archive was opened from. */
+    public Path path() {
+        return path;
+    }
+
+    /** The archive's path as a string, as {@link java.util.zip.ZipFile#getName()}. */
+    public String getName() {
+        return name;
+    }
+
+    /** The number of entries. */
+    public int size() {
+        return cen.count;
+    }
+
+    /** The archive comment, or null when there is none; decoded as UTF-8, as the JDK does. */
+    public String getComment() {
+        int len = cen.end.commentLength();
+        if (len == 0) {
+            return null;
+        }
+        byte[] b = bytes(cen.end.commentPosition(), len);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The entry called {@code name}, or null if there is none. As with {@code ZipFile}, a name without a trailing
+     * slash also finds the directory entry {@code name + "/"}. When names repeat, the first in the central
+     * directory wins.
+     *
+     * @throws IllegalStateException if the archive is closed
+     */
+    public Entry getEntry(String name) {
+        Objects.requireNonNull(name, "name");
+        ensureOpenUnchecked();
+        int i = cen.find(name);
+        if (i < 0 && !name.endsWith("/")) {
+            i = cen.find(name + "/");
+        }
+        return i < 0 ? null : new Entry(this, i, cen.name(i));
+    }
+
+    /**
+     * The entries in central directory order, made as the stream is consumed.
+     *
+     * @throws IllegalStateException if the archive is closed
+     */
+    public Stream<Entry> stream() {
+        ensureOpenUnchecked();
+        return IntStream.range(0, cen.count).mapToObj(this::entry);
+    }
+
+    /** The entries in central directory order. */
+    @Override
+    public Iterator<Entry> iterator() {
+        ensureOpenUnchecked();
+        return new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                return next < cen.count;
+            }
+
+            @Override
+            public Entry next() {
+                if (next >= cen.count) {
+                    throw new NoSuchElementException();
+                }
+                return entry(next++);
+            }
+        };
+    }
+
+    /**
+     * The entry at position {@code index} of the central directory, {@code 0 <= index < size()}.
+     *
+     * @throws IndexOutOfBoundsException if there is no such position
+     */
+    public Entry entry(int index) {
+        Objects.checkIndex(index, cen.count);
+        return new Entry(this, index, cen.name(index));
+    }
+
+    // ---------------------------------------------------------------- reading entries
+
+    /**
+     * A stream of the entry's uncompressed bytes. Its CRC-32 and size are checked in the call that delivers the last
+     * byte, which then throws {@link ZipException} on a mismatch.
+     *
+     * @throws ZipException if the entry cannot be read (unsupported method, encryption, damage)
+     * @throws ClosedChannelException if the archive is closed
+     */
+    public InputStream getInputStream(Entry entry) throws IOException {
+        return stream(check(entry));
+    }
+
+    /**
+     * The entry's bytes, in an array of exactly its size; the CRC-32 is checked.
+     *
+     * @throws ZipException if the entry cannot be read, its CRC-32 or size is wrong, or it is 2 GiB or larger
+     * @throws ClosedChannelException if the archive is closed, also while this call runs
+     */
+    public byte[] readAllBytes(Entry entry) throws IOException {
+        try (EntryStream in = stream(check(entry))) {
+            return in.readAllBytes();
+        }
+    }
+
+    /**
+     * Reads the entry through and checks its CRC-32 and size, keeping nothing: a stored entry's CRC is computed
+     * straight from the mapping.
+     *
+     * @throws ZipException naming the entry and what is wrong with it
+     * @throws ClosedChannelException if the archive is closed
+     */
+    public void verify(Entry entry) throws IOException {
+        try (EntryStream in = stream(check(entry))) {
+            in.drain();
+        }
+    }
+
+    /**
+     * A stored (uncompressed) entry's bytes as a read-only view of the mapped archive, with no copy. The CRC-32 is
+     * not checked (use {@link #verify}). The view is valid until the archive is closed; after that, reading it
+     * throws {@link IllegalStateException}.
+     *
+     * @throws IllegalArgumentException if the entry is not stored
+     * @throws ZipException if the entry's local header is damaged
+     */
+    public ByteBuffer mappedBytes(Entry entry) throws IOException {
+        int i = check(entry);
+        if (cen.method(i) != STORED) {
+            throw new IllegalArgumentException("entry '" + entry.getName() + "' is compressed (method "
+                    + cen.method(i) + "), so there is no view of its bytes; use getInputStream or readAllBytes");
+        }
+        return data(i).asReadOnly().asByteBuffer();
+    }
+
+    /**
+     * Extracts every entry under {@code directory} with the {@link ExtractLimits#DEFAULT default limits}.
+     *
+     * @see #extractTo(Path, ExtractLimits)
+     */
+    public int extractTo(Path directory) throws IOException {
+        return extractTo(directory, ExtractLimits.DEFAULT);
+    }
+
+    /**
+     * Extracts every entry under {@code directory}, which is created if needed, and returns the number of files
+     * and directories written. Nothing is ever written outside it: entries whose names are absolute, carry a
+     * drive letter, contain {@code ..} segments or reach outside through a symbolic link are refused, and symbolic
+     * link entries are refused. The limits stop zip bombs: the first one crossed ends the extraction with a
+     * {@link ZipException}, and the files written by this call are deleted again.
+     *
+     * @throws ZipException naming the entry for a refused name, a crossed limit or a damaged entry
+     * @throws java.nio.file.FileAlreadyExistsException if an entry's file already exists (nothing is overwritten)
+     */
+    public int extractTo(Path directory, ExtractLimits limits) throws IOException {
+        return new Extraction(this, directory, limits).run();
+    }
+
+    /**
+     * Closes the archive and unmaps it. Reads in progress on other threads end with
+     * {@link ClosedChannelException}; this call waits for those inside native code to leave the mapping. Closing
+     * twice does nothing.
+     */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        closed = true;
+        inflaters.close();
+        if (arena == null) {
+            return;
+        }
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                // A shared arena closes only after a handshake with every thread: a thread copying from the mapping
+                // gets IllegalStateException. A native call (inflate, CRC) holds the arena and makes close throw
+                // instead; new ones cannot start since the flag above is set, so retrying ends soon.
+                arena.close();
+                break;
+            } catch (IllegalStateException busy) {
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the archive is still open. */
+    public boolean isOpen() {
+        return !closed;
+    }
+
+    @Override
+    public String toString() {
+        return "ConcurrentZipFile[" + name + ", " + cen.count + " entries" + (closed ? ", closed" : "") + "]";
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    CentralDirectory directory() {
+        return cen;
+    }
+
+    InflaterPool inflaters() {
+        return inflaters;
+    }
+
+    String entryName(int i) {
+        return cen.describe(i);
+    }
+
+    /** The entry's index after checking it belongs to this archive. */
+    private int check(Entry entry) {
+        Objects.requireNonNull(entry, "entry");
+        if (entry.zip != this) {
+            throw new IllegalArgumentException("entry '" + entry.getName() + "' belongs to " + entry.zip.name
+                    + ", not to " + name);
+        }
+        return entry.index;
+    }
+
+    EntryStream stream(int i) throws IOException {
+        ensureOpen();
+        int method = cen.method(i);
+        long size = cen.sizes[i];
+        long csize = cen.compressedSizes[i];
+        if ((cen.flags(i) & FLAG_ENCRYPTED) != 0) {
+            throw entryError(i, "is encrypted, which is not supported");
+        }
+        if (method == STORED && size != csize) {
+            throw entryError(i, "is stored, yet its size " + size + " differs from its compressed size " + csize);
+        }
+        if (method == DEFLATED && size / DEFLATE_MAX_RATIO > csize + 1) {
+            throw entryError(i, "declares " + size + " bytes, more than deflate can make of " + csize
+                    + " compressed bytes");
+        }
+        if (method != STORED && method != DEFLATED) {
+            throw entryError(i, "uses compression method " + method + ", which is not supported (only 0, stored, "
+                    + "and 8, deflated)");
+        }
+        return new EntryStream(this, i, data(i), size, cen.crcs[i], method == DEFLATED);
+    }
+
+    /** Entry i's compressed bytes, after checking its local header and that they stay within the entry's room. */
+    private MemorySegment data(int i) throws IOException {
+        ensureOpen();
+        long local = cen.localOffsets[i];
+        long base = cen.end.base();
+        try {
+            if (file.get(ZipLayout.U32, local) != LOCSIG) {
+                throw entryError(i, "has no local header signature at its offset");
+            }
+            long start = local + LOCHDR + u16(file, local + LOCNAM) + u16(file, local + LOCEXT);
+            long end = start + cen.compressedSizes[i];
+            if (end > cen.dataLimit(i)) {
+                throw entryError(i, "data (" + cen.compressedSizes[i] + " bytes from offset " + (start - base)
+                        + ") runs past " + (cen.dataLimit(i) - base) + ", where the next record starts");
+            }
+            return file.asSlice(start, cen.compressedSizes[i]);
+        } catch (IllegalStateException e) {
+            throw closedOr(e);
+        } catch (InternalError e) {
+            throw truncatedUnderUs(i, e);
+        }
+    }
+
+    private byte[] bytes(long position, int length) {
+        ensureOpenUnchecked();
+        try {
+            byte[] b = new byte[length];
+            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, position, b, 0, length);
+            return b;
+        } catch (IllegalStateException e) {
+            if (closed) {
+                throw new IllegalStateException("zip archive closed: " + name, e);
+            }
+            throw e;
+        }
+    }
+
+    void ensureOpen() throws ClosedChannelException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    private void ensureOpenUnchecked() {
+        if (closed) {
+            throw new IllegalStateException("zip archive closed: " + name);
+        }
+    }
+
+    /** What an {@link IllegalStateException} from the mapping means: closed by us, or someone else's problem. */
+    IOException closedOr(IllegalStateException e) {
+        if (closed) {
+            ClosedChannelException c = new ClosedChannelException();
+            c.initCause(e);
+            return c;
+        }
+        throw e;
+    }
+
+    IOException truncatedUnderUs(int i, InternalError e) {
+        return ZipErrors.withCause(entryError(i, "the archive was truncated by another process while mapped"
+                + " (SIGBUS)"), e);
+    }
+
+    ZipException entryError(int i, String what) {
+        return ZipErrors.entry(name, cen.describe(i), cen.localOffsets[i] - cen.end.base(), what);
+    }
+
+    // ---------------------------------------------------------------- entries
+
+    /**
+     * One entry of a {@link ConcurrentZipFile}: its name and what the central directory says about it. Made on
+     * demand from the archive's tables, immutable, and valid only with its own archive. Two entries are equal when
+     * they are the same entry of the same archive.
+     */
+    public static final class Entry {
+        private static final int UNIX = 3;
+        private static final int S_IFMT = 0xF000;
+        private static final int S_IFLNK = 0xA000;
+
+        private final ConcurrentZipFile zip;
+        private final int index;
+        private final String name;
+
+        private Entry(ConcurrentZipFile zip, int index, String name) {
+            this.zip = zip;
+            this.index = index;
+            this.name = name;
+        }
+
+        /** The entry's name, with {@code /} between directories, as stored. */
+        public String getName() {
+            return name;
+        }
+
+        /** The entry's position in the central directory. */
+        public int index() {
+            return index;
+        }
+
+        /** Whether the name ends with {@code /}, which makes the entry a directory. */
+        public boolean isDirectory() {
+            return name.endsWith("/");
+        }
+
+        /**
+         * Whether the entry is a symbolic link: made on Unix, with the link file type in its Unix mode. Its data is
+         * the link's target.
+         */
+        public boolean isSymbolicLink() {
+            return (zip.cen.madeBy[index] & 0xFF) == UNIX
+                    && ((zip.cen.externalAttributes[index] >>> 16) & S_IFMT) == S_IFLNK;
+        }
+
+        /** The uncompressed size in bytes. */
+        public long getSize() {
+            return zip.cen.sizes[index];
+        }
+
+        /** The compressed size in bytes (equal to {@link #getSize()} for stored entries). */
+        public long getCompressedSize() {
+            return zip.cen.compressedSizes[index];
+        }
+
+        /** The CRC-32 of the uncompressed bytes, as the archive declares it. */
+        public long getCrc() {
+            return zip.cen.crcs[index] & 0xFFFF_FFFFL;
+        }
+
+        /** The compression method: 0 stored, 8 deflated, or another number Sluice cannot read. */
+        public int getMethod() {
+            return zip.cen.method(index);
+        }
+
+        /** The general purpose bit flags (APPNOTE 4.4.4): bit 0 encrypted, 3 data descriptor, 11 UTF-8 name. */
+        public int getFlags() {
+            return zip.cen.flags(index);
+        }
+
+        /**
+         * The last modification time from the MS-DOS date and time fields, read in the system time zone as
+         * {@link java.util.zip.ZipEntry#getTime()} does; null when the fields hold no valid date.
+         */
+        public FileTime getLastModifiedTime() {
+            int dos = zip.cen.dosTimes[index];
+            int date = dos >>> 16;
+            int time = dos & 0xFFFF;
+            try {
+                LocalDateTime t = LocalDateTime.of(1980 + (date >>> 9), (date >>> 5) & 0xF, date & 0x1F,
+                        time >>> 11, (time >>> 5) & 0x3F, Math.min(59, (time & 0x1F) * 2));
+                return FileTime.from(t.atZone(ZoneId.systemDefault()).toInstant());
+            } catch (java.time.DateTimeException e) {
+                return null;
+            }
+        }
+
+        /**
+         * The entry's comment, or null if it has none.
+         *
+         * @throws IllegalStateException if the archive is closed
+         */
+        public String getComment() {
+            CentralDirectory cen = zip.cen;
+            long header = cen.headerPositions[index];
+            int commentLen = u16(zip.file, header + ZipLayout.CENCOM);
+            if (commentLen == 0) {
+                return null;
+            }
+            long at = header + ZipLayout.CENHDR + cen.nameLength(index) + u16(zip.file, header + ZipLayout.CENEXT);
+            byte[] b = zip.bytes(at, commentLen);
+            return cen.decode(index, b, 0, b.length);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Entry e && e.zip == zip && e.index == index;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(zip) * 31 + index;
+        }
+
+        /** The entry's name, as {@link java.util.zip.ZipEntry#toString()}. */
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.sluice.zip;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The ZIP records Sluice reads, as signatures and field offsets, with the names and numbers of PKWARE's
+ * APPNOTE.TXT (section 4.3). Every multi-byte field is little-endian and unaligned.
+ */
+final class ZipLayout {
+    private ZipLayout() {
+    }
+
+    static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    static int u16(MemorySegment s, long pos) {
+        return s.get(U16, pos) & 0xFFFF;
+    }
+
+    static long u32(MemorySegment s, long pos) {
+        return s.get(U32, pos) & 0xFFFF_FFFFL;
+    }
+
+    /** A 64-bit field; values past {@code Long.MAX_VALUE} come back negative and are refused by the callers. */
+    static long u64(MemorySegment s, long pos) {
+        return s.get(U64, pos);
+    }
+
+    // Local file header (4.3.7)
+    static final int LOCSIG = 0x04034b50;
+    static final int LOCHDR = 30;
+    static final int LOCNAM = 26;
+    static final int LOCEXT = 28;
+
+    // Central directory file header (4.3.12)
+    static final int CENSIG = 0x02014b50;
+    static final int CENHDR = 46;
+    static final int CENVEM = 4;
+    static final int CENFLG = 8;
+    static final int CENHOW = 10;
+    static final int CENTIM = 12;
+    static final int CENCRC = 16;
+    static final int CENSIZ = 20;
+    static final int CENLEN = 24;
+    static final int CENNAM = 28;
+    static final int CENEXT = 30;
+    static final int CENCOM = 32;
+    static final int CENDSK = 34;
+    static final int CENATX = 38;
+    static final int CENOFF = 42;
+
+    // End of central directory record (4.3.16)
+    static final int ENDSIG = 0x06054b50;
+    static final int ENDHDR = 22;
+    static final int ENDDSK = 4;
+    static final int ENDDCD = 6;
+    static final int ENDTOT = 10;
+    static final int ENDSIZ = 12;
+    static final int ENDOFF = 16;
+    static final int ENDCOM = 20;
+    /** The longest archive comment, so the end record is within this many bytes of the end of the file. */
+    static final int MAX_COMMENT = 0xFFFF;
+
+    // Zip64 end of central directory locator (4.3.15)
+    static final int ZIP64_LOCSIG = 0x07064b50;
+    static final int ZIP64_LOCHDR = 20;
+    static final int ZIP64_LOCOFF = 8;
+
+    // Zip64 end of central directory record (4.3.14)
+    static final int ZIP64_ENDSIG = 0x06064b50;
+    static final int ZIP64_ENDHDR = 56;
+    static final int ZIP64_ENDDSK = 16;
+    static final int ZIP64_ENDDCD = 20;
+    static final int ZIP64_ENDTOT = 32;
+    static final int ZIP64_ENDSIZ = 40;
+    static final int ZIP64_ENDOFF = 48;
+
+    /** Extra field header id of the Zip64 extended information (4.5.3). */
+    static final int ZIP64_EXTRA = 0x0001;
+    /** A 16-bit field set to this means "see the Zip64 record". */
+    static final int ZIP64_MAGIC16 = 0xFFFF;
+    /** A 32-bit field set to this means "see the Zip64 record or extra field". */
+    static final long ZIP64_MAGIC32 = 0xFFFF_FFFFL;
+
+    // General purpose bit flags (4.4.4)
+    static final int FLAG_ENCRYPTED = 1;
+    static final int FLAG_DESCRIPTOR = 1 << 3;
+    static final int FLAG_UTF8 = 1 << 11;
+
+    // Compression methods (4.4.5)
+    static final int STORED = 0;
+    static final int DEFLATED = 8;
+
+    /** Deflate's largest possible expansion: 258 bytes from a 1-bit code (RFC 1951), so 1032 bytes per byte in. */
+    static final int DEFLATE_MAX_RATIO = 1032;
+}
