@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Fast file I/O for the JVM: see which I/O strategy wins on this machine.",
-        subcommands = {InfoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {InfoCommand.class, BenchCommand.class, WcCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int FAILED = 1;
