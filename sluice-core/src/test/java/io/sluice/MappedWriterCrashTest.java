@@ -53,9 +53,13 @@ class MappedWriterCrashTest {
             long killAfterMs = rnd.nextLong(400);
             Path p = dir.resolve("trial-" + trials);
             long childSeed = seed + trials;
-            Trial t = runAndKill(p, window, childSeed, killAfterMs);
+            // Every other child runs without native access: pages are then faulted in by the copies rather than
+            // asked for ahead, a different path to the same file.
+            boolean nativeAccess = trials % 2 == 0;
+            Trial t = runAndKill(p, window, childSeed, killAfterMs, nativeAccess);
             String what = "trial " + trials + " (window " + window + ", seed " + childSeed + ", kill after "
-                    + killAfterMs + " ms): forced " + t.forced + ", file " + Files.size(p);
+                    + killAfterMs + " ms, native access " + nativeAccess + "): forced " + t.forced + ", file "
+                    + Files.size(p);
             log.add(what);
             check(p, window, t.forced, what);
             if (t.forced > 0) {
@@ -72,15 +76,19 @@ class MappedWriterCrashTest {
     }
 
     /** Starts a child writing to {@code p}, kills it {@code killAfterMs} after it opened the writer. */
-    private static Trial runAndKill(Path p, long window, long seed, long killAfterMs) throws Exception {
+    private static Trial runAndKill(Path p, long window, long seed, long killAfterMs, boolean nativeAccess)
+            throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         // Standard output goes to a file rather than a pipe: every line in it was written by the child before it
         // died, and none can be lost by the JDK closing the pipe when the process ends.
         Path acks = p.resolveSibling(p.getFileName() + ".acks");
-        Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xshare:auto",
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m",
-                "-cp", System.getProperty("java.class.path"), Child.class.getName(),
-                p.toString(), Long.toString(window), Long.toString(seed))
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-Xmx64m", "-cp", System.getProperty("java.class.path"), Child.class.getName(),
+                p.toString(), Long.toString(window), Long.toString(seed)));
+        if (nativeAccess) {
+            cmd.add(1, "--enable-native-access=ALL-UNNAMED");
+        }
+        Process child = new ProcessBuilder(cmd)
                 .redirectOutput(acks.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
