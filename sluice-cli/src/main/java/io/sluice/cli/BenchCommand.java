@@ -5,6 +5,7 @@ import io.sluice.cli.bench.Bench;
 import io.sluice.cli.bench.ByteSize;
 import io.sluice.cli.bench.Report;
 import io.sluice.cli.bench.Row;
+import io.sluice.cli.bench.Workload;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -14,17 +15,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench}: which engine reads fastest on this machine, side by side in one run. */
+/**
+ * {@code sluice bench}: which engine reads fastest on this machine, side by side in one run; {@code sluice bench
+ * write} and {@code sluice bench bigfile} do the same for writes.
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        subcommands = {BenchWriteCommand.class, BenchBigFileCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
                     + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",
-            "The table goes to standard output, progress to standard error."})
+            "The table goes to standard output, progress to standard error. 'sluice bench write' and "
+                    + "'sluice bench bigfile' measure writes."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -74,24 +81,48 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
         PrintWriter err = spec.commandLine().getErr();
-        PrintWriter out = spec.commandLine().getOut();
+        describeMachine(err);
+        List<Row> rows = new Bench(o, err).run();
+        emit(rows, w -> "CLASSIC", json, spec);
+        return Main.OK;
+    }
+
+    /** The first line of every benchmark's log: what it runs on. */
+    static void describeMachine(PrintWriter err) {
         err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
                 System.getProperty("os.version"), System.getProperty("os.arch"),
                 Runtime.getRuntime().availableProcessors());
-        List<Row> rows = new Bench(o, err).run();
+    }
+
+    /** Prints the table to standard output, and the JSON rows to {@code json} ('-': standard output instead). */
+    static void emit(List<Row> rows, Function<Workload, String> baseline, Path json, CommandSpec spec)
+            throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
         boolean jsonToStdout = json != null && json.toString().equals("-");
-        if (!jsonToStdout) {
-            Report.table(rows, out);
-        }
         if (jsonToStdout) {
-            Report.json(rows, out);
-        } else if (json != null) {
+            Report.json(rows, baseline, out);
+        } else {
+            Report.table(rows, baseline, out);
+        }
+        if (json != null && !jsonToStdout) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                Report.json(rows, w);
+                Report.json(rows, baseline, w);
             }
             err.println("wrote " + json);
         }
-        return Main.OK;
+    }
+
+    /** The thread counts to measure: the given ones, checked, or 1 and every core. */
+    static List<Integer> threadCounts(List<Integer> given) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Integer> t = given != null ? given : cores == 1 ? List.of(1) : List.of(1, cores);
+        for (int n : t) {
+            if (n < 1 || n > 1024) {
+                throw new IllegalArgumentException("--threads must be between 1 and 1024: " + n);
+            }
+        }
+        return t;
     }
 
     Bench.Options options() {
@@ -106,13 +137,7 @@ final class BenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--size " + size + " is smaller than a block of " + b + " bytes");
             }
         }
-        int cores = Runtime.getRuntime().availableProcessors();
-        List<Integer> t = threads != null ? threads : cores == 1 ? List.of(1) : List.of(1, cores);
-        for (int n : t) {
-            if (n < 1 || n > 1024) {
-                throw new IllegalArgumentException("--threads must be between 1 and 1024: " + n);
-            }
-        }
+        List<Integer> t = threadCounts(threads);
         if (durationMs < 1 || rounds < 1) {
             throw new IllegalArgumentException("--duration and --rounds must be positive");
         }
@@ -130,7 +155,7 @@ final class BenchCommand implements Callable<Integer> {
         return new Bench.Options(fileSize, d, t, e, bs, seq, durationMs * 1_000_000, rounds, !noFio);
     }
 
-    private static int blockSize(String s, String option) {
+    static int blockSize(String s, String option) {
         long b = ByteSize.parse(s);
         if (b < 1 || b > (256 << 20)) {
             throw new IllegalArgumentException(option + ": block size must be 1 byte to 256 MiB: " + s);

@@ -4,10 +4,27 @@ package io.sluice.cli.bench;
  * One access pattern: random positional reads of {@code blockSize} at block-aligned offsets over the whole file
  * ({@code randread}), or each thread reading its own slice of the file front to back and wrapping ({@code seqread}).
  * The names are fio's, and the JSON rows use them.
+ *
+ * <p>The write benchmarks add {@code seqwrite} (a file written front to back in chunks of {@code blockSize}),
+ * {@code fill} (a big file written from memory by several threads) and {@code sum} (every byte of a big file read
+ * back); {@code file} says whether the file written was {@value #NEW_FILE} or already {@value #CACHED_FILE} (reads are
+ * always of a cached file).
  */
-public record Workload(String name, int blockSize) {
+public record Workload(String name, int blockSize, String file) {
     public static final String RANDREAD = "randread";
     public static final String SEQREAD = "seqread";
+    public static final String SEQWRITE = "seqwrite";
+    public static final String FILL = "fill";
+    public static final String SUM = "sum";
+    /** A file created for each run. */
+    public static final String NEW_FILE = "new";
+    /** A file that exists and is in the page cache. */
+    public static final String CACHED_FILE = "cached";
+
+    /** A workload on a cached file. */
+    public Workload(String name, int blockSize) {
+        this(name, blockSize, CACHED_FILE);
+    }
 
     public boolean isRandom() {
         return name.equals(RANDREAD);
@@ -43,6 +60,7 @@ public record Workload(String name, int blockSize) {
 
     @Override
     public String toString() {
-        return name + " " + ByteSize.format(blockSize);
+        boolean writes = name.equals(SEQWRITE) || name.equals(FILL);
+        return name + " " + ByteSize.format(blockSize) + (writes ? ", " + file + " file" : "");
     }
 }
