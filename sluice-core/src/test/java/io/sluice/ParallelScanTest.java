@@ -107,8 +107,11 @@ class ParallelScanTest {
         }
         Path p = Files.write(dir.resolve("f"), file);
         int threads = 1 + rnd.nextInt(4);
-        long segment = rnd.nextBoolean() ? 1 + rnd.nextInt(5000) : 0;
-        ParallelScan scan = ParallelScan.delimitedBy(delimiter).withThreads(threads).withSegmentSize(segment);
+        long segment = rnd.nextBoolean() ? 1 + rnd.nextInt(50_000) : 0;
+        // mapped, or read in buffer-fulls that cut segments further
+        int reads = rnd.nextBoolean() ? 0 : 4096 + rnd.nextInt(8192);
+        ParallelScan scan = ParallelScan.delimitedBy(delimiter).withThreads(threads).withSegmentSize(segment)
+                .withReads(reads);
         List<Seen> segs = segments(scan, p);
         String what = size + " bytes, delimiter " + (delimiter & 0xFF) + ", density " + density + ", " + scan;
         assertWholeRecords(file, segs, delimiter);
@@ -149,6 +152,44 @@ class ParallelScanTest {
         List<Seen> segs = segments(ParallelScan.lines().withThreads(2).withSegmentSize(3), p);
         assertWholeRecords(file, segs, (byte) '\n');
         assertEquals("three", new String(segs.getLast().bytes(), StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void readsHandOverBufferFullsOfWholeRecordsAndRecordsTooLongForAnyBufferMapped() throws IOException {
+        Path p = dir.resolve("f");
+        long huge = ParallelScan.MAX_READ_BUFFER + 5000;
+        try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
+            raf.write("x\ny\n".getBytes(StandardCharsets.US_ASCII));
+            raf.setLength(4 + huge);
+            raf.seek(4 + huge - 1);
+            raf.write('\n');
+            // short lines, one line longer than the buffer (which grows for it), short lines
+            raf.write(("tail\n".repeat(3000) + "L".repeat(20_000) + "\n" + "tail\n".repeat(1000))
+                    .getBytes(StandardCharsets.US_ASCII));
+        }
+        List<long[]> seen = ParallelScan.lines().withThreads(2).withSegmentSize(1 << 20).withReads(4096)
+                .scan(p, ArrayList::new, (List<long[]> acc, MemorySegment records, long pos) -> {
+                    assertTrue(records.isReadOnly());
+                    acc.add(new long[] {pos, records.byteSize(), records.isMapped() ? 1 : 0});
+                }, (a, b) -> {
+                    a.addAll(b);
+                    return a;
+                });
+        seen.sort(Comparator.comparingLong(s -> s[0]));
+        // the short lines go with the long record that starts within the first buffer-full: mapped, in one piece
+        assertArrayEquals(new long[] {0, 4 + huge, 1}, seen.get(0), "the record longer than any buffer, mapped");
+        long at = 4 + huge;
+        long longest = 0;
+        for (long[] s : seen.subList(1, seen.size())) {
+            assertEquals(at, s[0]);
+            assertEquals(0, s[2], "the rest is read, not mapped");
+            longest = Math.max(longest, s[1]);
+            at += s[1];
+        }
+        assertTrue(longest > 20_000 && longest < 30_000, "the buffer grew for the long line: " + longest);
+        assertEquals(Files.size(p), at);
+        assertThrows(IllegalArgumentException.class, () -> ParallelScan.lines().withReads(4095));
+        assertThrows(IllegalArgumentException.class, () -> ParallelScan.lines().withReads(-1));
     }
 
     @Test

@@ -33,11 +33,12 @@ import picocli.CommandLine.Spec;
             "Print newline, word and byte counts for each FILE, and a total line if more than one FILE is given, "
                     + "as GNU wc does. A word is a run of printable characters delimited by white space; "
                     + "character classes follow LC_ALL, LC_CTYPE or LANG (UTF-8 or C).",
-            "With no FILE, or when FILE is -, read standard input. Files are read with every core through "
-                    + "memory mapping."})
+            "With no FILE, or when FILE is -, read standard input. Files are read with every core."})
 final class WcCommand implements Callable<Integer> {
     /** Bytes read from standard input at once. */
     private static final int STDIN_CHUNK = 1 << 20;
+    /** Bytes read from a file at once by each thread: fits in the CPU's cache (1 MiB measured best here). */
+    private static final int READ_SIZE = 1 << 20;
 
     @Spec
     CommandSpec spec;
@@ -182,7 +183,8 @@ final class WcCommand implements Callable<Integer> {
             // Only bytes: the size says it (GNU does the same for regular files).
             return new Counts(0, 0, Files.size(path));
         }
-        ParallelScan scan = ParallelScan.lines().withThreads(threads);
+        // Every byte is looked at, so reads into a cache-sized buffer beat mapping (see ParallelScan.withReads).
+        ParallelScan scan = ParallelScan.lines().withThreads(threads).withReads(READ_SIZE);
         if (!words) {
             long[] n = scan.scan(path, () -> new long[2], (acc, records, position) -> {
                 acc[0] += ParallelScan.count(records, (byte) '\n');
