@@ -1,5 +1,6 @@
 package io.sluice;
 
+import io.sluice.internal.Errno;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -53,8 +54,8 @@ public final class BigFiles {
      * @param source the bytes to repeat; not changed, and not to be changed by others during the call
      * @throws IllegalArgumentException if {@code size} is negative, {@code threads} is below 1, or {@code source} is
      *         empty while {@code size} is not 0
-     * @throws IOException if the file cannot be written; a full disk shows as an IOException naming SIGBUS
-     *         (best effort, as with {@link MappedWriter})
+     * @throws IOException if the file cannot be written, the disk is full included (as for {@link MappedWriter}:
+     *         a plain error with native access, else SIGBUS in a copy, reported on a best-effort basis)
      */
     public static void fill(Path path, long size, byte[] source, int threads) throws IOException {
         Objects.requireNonNull(path, "path");
@@ -79,6 +80,12 @@ public final class BigFiles {
                 long length = Math.min(region, size - from);
                 try (Arena arena = Arena.ofConfined()) {
                     MemorySegment dst = Mapped.map(channel, FileChannel.MapMode.READ_WRITE, path, from, length, arena);
+                    Mapped.preferLargeFolios(dst);
+                    // The whole region is written, so ask for all its pages at once; a full disk is EFAULT here.
+                    int errno = Mapped.populateForWriting(dst, 0, length);
+                    if (errno == Errno.EFAULT) {
+                        throw Mapped.noPages("fill", path, from, length, errno);
+                    }
                     long done = 0;
                     while (done < length) {
                         long s = (from + done) % source.length;

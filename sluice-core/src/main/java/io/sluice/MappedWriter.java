@@ -1,6 +1,5 @@
 package io.sluice;
 
-import io.sluice.internal.AlignedBuffers;
 import io.sluice.internal.Errno;
 import io.sluice.internal.Native;
 import java.io.Closeable;
@@ -101,9 +100,6 @@ public final class MappedWriter implements Closeable {
     public static final long MIN_WINDOW_SIZE = 4096;
 
     private static final String DEFAULT_WINDOW_SIZE_TEXT = "64 MiB";
-    /** {@code include/uapi/asm-generic/mman-common.h}. */
-    private static final int MADV_HUGEPAGE = 14;
-    private static final int MADV_POPULATE_WRITE = 23;
     /** Bytes made writable ahead of the copies at once: one huge page. */
     private static final long STEP = 2L << 20;
     private static final String STEP_TEXT = "2 MiB";
@@ -333,12 +329,7 @@ public final class MappedWriter implements Closeable {
             windowStart = start;
             offset = pos - start;
             limit = offset;
-            if (populate) {
-                // Large page-cache folios for the window: a new file's pages each arrive zero-filled before they
-                // can be written, and in 2 MiB folios that costs far less than in 4 KiB pages (1.5x faster here,
-                // measured). Needs transparent huge pages "always" or "madvise"; a hint only.
-                Native.madvise(w.address(), windowSize, MADV_HUGEPAGE);
-            }
+            Mapped.preferLargeFolios(w);
             success = true;
         } catch (ClosedByInterruptException e) {
             throw interrupted("mmap", pos, windowSize, e);
@@ -354,30 +345,23 @@ public final class MappedWriter implements Closeable {
     }
 
     /**
-     * Makes the next {@value #STEP_TEXT} of the window writable at once, with {@code MADV_POPULATE_WRITE} (Linux 5.14),
-     * when native access is enabled.
-     *
-     * <p>Why: the file system is asked for the pages here, in one call, and a full disk answers {@code EFAULT}, a
-     * plain error, rather than SIGBUS in the middle of a copy (which the JVM reports only on a best-effort basis).
-     * Speed is the same as taking the page faults one by one. Without native access, or on a kernel that does not
-     * know the call, the pages are faulted in as the copies touch them.
+     * Makes the next {@value #STEP_TEXT} of the window writable at once ({@link Mapped#populateForWriting}), so that
+     * a full disk is a plain error here rather than SIGBUS in a copy. Without native access, or on a kernel that
+     * does not know the call, the pages are faulted in as the copies touch them.
      */
     private void prepareMore() throws IOException {
         long from = limit;
         long to = Math.min(window.byteSize(), (from / STEP + 1) * STEP);
         if (populate) {
-            long start = (window.address() + from) & -AlignedBuffers.PAGE;
-            int errno = Native.madvise(start, window.address() + to - start, MADV_POPULATE_WRITE);
+            int errno = Mapped.populateForWriting(window, from, to);
             if (errno == Errno.EFAULT) {
-                throw new IOException(describe("write", windowStart + from, to - from)
-                        + ": the file system could not supply the pages (madvise MADV_POPULATE_WRITE: "
-                        + Errno.describe(errno) + "): it is full or over quota, or another process cut the file");
+                throw Mapped.noPages("write", path, windowStart + from, to - from, errno);
             }
-            if (errno == Errno.EINVAL) {
-                // A kernel before 5.14: fault the pages in instead, from now on.
+            if (errno == Errno.EINVAL || errno < 0) {
+                // A kernel before 5.14, or no native access: the copies fault the pages in, from now on.
                 populate = false;
             }
-            // Anything else (EINTR with a signal pending, ENOMEM) leaves the pages to be faulted in by the copies.
+            // Anything else (EINTR with a signal pending, ENOMEM) leaves these pages to be faulted in by the copies.
         }
         limit = to;
     }
