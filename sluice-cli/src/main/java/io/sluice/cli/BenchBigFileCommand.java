@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -24,39 +25,28 @@ final class BenchBigFileCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    JobBenchOptions common;
+
     @Option(names = "--size", defaultValue = "1g", paramLabel = "BYTES",
             description = "Size of the file (default: ${DEFAULT-VALUE}); it must fit in free memory to stay cached.")
     String size;
-
-    @Option(names = "--dir", paramLabel = "DIR",
-            description = "Where to write (default: the system temp directory).")
-    Path dir;
 
     @Option(names = "--threads", split = ",", paramLabel = "N",
             description = "Thread counts to measure (default: 1 and every core).")
     List<Integer> threads;
 
-    @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
-            description = "Runs per row after one warm-up (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
-    Path json;
-
     @Override
     public Integer call() throws IOException {
-        long bytes = ByteSize.parse(size);
-        if (bytes < 1 || rounds < 1) {
-            throw new IllegalArgumentException("--size and --rounds must be positive");
-        }
+        long bytes = common.sizeAndRounds(size);
+        int rounds = common.rounds;
         List<Integer> t = BenchCommand.threadCounts(threads);
-        Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
+        Path d = common.dir();
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         err.printf("sluice bench bigfile: %s file in %s, threads %s, %d rounds%n", ByteSize.format(bytes), d, t, rounds);
         List<Row> rows = new BigFileBench(new BigFileBench.Options(bytes, d, t, rounds), err).run();
-        BenchCommand.emit(rows, BigFileBench::baseline, json, spec);
+        BenchCommand.emit(rows, BigFileBench::baseline, common.json, spec);
         return Main.OK;
     }
 }

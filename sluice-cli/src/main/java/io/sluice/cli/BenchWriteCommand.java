@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -25,13 +26,12 @@ final class BenchWriteCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    JobBenchOptions common;
+
     @Option(names = "--size", defaultValue = "256m", paramLabel = "BYTES",
             description = "Bytes written per run (default: ${DEFAULT-VALUE}, about a minute in all on 2 cores).")
     String size;
-
-    @Option(names = "--dir", paramLabel = "DIR",
-            description = "Where to write (default: the system temp directory).")
-    Path dir;
 
     @Option(names = "--chunk-sizes", split = ",", defaultValue = "1k,4k,16k", paramLabel = "BYTES",
             description = "Bytes per write call (default: ${DEFAULT-VALUE}).")
@@ -42,21 +42,10 @@ final class BenchWriteCommand implements Callable<Integer> {
                     + "FileChannel-heap, FileChannel-direct, MappedWriter.")
     List<String> writers;
 
-    @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
-            description = "Runs per row after one warm-up; the table shows their median and spread "
-                    + "(default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
-    Path json;
-
     @Override
     public Integer call() throws IOException {
-        long bytes = ByteSize.parse(size);
-        if (bytes < 1 || rounds < 1) {
-            throw new IllegalArgumentException("--size and --rounds must be positive");
-        }
+        long bytes = common.sizeAndRounds(size);
+        int rounds = common.rounds;
         List<Integer> chunks = new ArrayList<>();
         for (String c : chunkSizes) {
             chunks.add(BenchCommand.blockSize(c, "--chunk-sizes"));
@@ -71,13 +60,13 @@ final class BenchWriteCommand implements Callable<Integer> {
                 names.add(WriteBench.Writer.parse(w).label());
             }
         }
-        Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
+        Path d = common.dir();
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         err.printf("sluice bench write: %s per run in chunks of %s to %s; writers %s; %d rounds%n",
                 ByteSize.format(bytes), chunkSizes, d, names, rounds);
         List<Row> rows = new WriteBench(new WriteBench.Options(bytes, d, chunks, names, rounds), err).run();
-        BenchCommand.emit(rows, w -> WriteBench.BASELINE, json, spec);
+        BenchCommand.emit(rows, w -> WriteBench.BASELINE, common.json, spec);
         return Main.OK;
     }
 }
