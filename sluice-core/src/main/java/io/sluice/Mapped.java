@@ -10,7 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
- * Mapping regions for the parallel readers and writers ({@link ParallelScan}, {@link BigFiles}, {@link MappedWriter}).
+ * Mapping regions for {@link ParallelScan} and {@link MappedWriter}.
  *
  * <p>Writable mappings get {@code madvise} hints (below). Read mappings get none: {@code MADV_POPULATE_READ} on each
  * region (one call instead of a fault every 16 pages) measured no faster on a warm file here, and it reads every page
