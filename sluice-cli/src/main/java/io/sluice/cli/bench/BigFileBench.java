@@ -36,10 +36,13 @@ public final class BigFileBench {
     public record Options(long size, Path dir, List<Integer> threads, int rounds) {
     }
 
-    /** The rows' names. */
+    /** The row of {@link BigFiles#fill}. */
     public static final String BIGFILES_FILL = "BigFiles.fill";
+    /** The row of {@link BigFiles#sum}. */
     public static final String BIGFILES_SUM = "BigFiles.sum";
+    /** The rows of the single-threaded FileChannel loop, writing or reading. */
     public static final String CHANNEL_LOOP = "FileChannel-loop";
+    /** The row of the plain Java mapped reader adding longs. */
     public static final String MMAP_LONG_SUM = "mmap-long-sum";
 
     /** The random source copied into the file, as in the original experiment: 128 MiB, or the file if smaller. */

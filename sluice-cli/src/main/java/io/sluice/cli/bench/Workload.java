@@ -13,8 +13,11 @@ package io.sluice.cli.bench;
 public record Workload(String name, int blockSize, String file) {
     public static final String RANDREAD = "randread";
     public static final String SEQREAD = "seqread";
+    /** A file written front to back in chunks. */
     public static final String SEQWRITE = "seqwrite";
+    /** A big file written from memory by several threads. */
     public static final String FILL = "fill";
+    /** Every byte of a big file read back. */
     public static final String SUM = "sum";
     /** A file created for each run. */
     public static final String NEW_FILE = "new";
