@@ -116,7 +116,10 @@ public final class MappedWriter implements Closeable {
     private long windowStart;
     /** Bytes of the window written; the writer's position is {@code windowStart + offset}. */
     private long offset;
-    /** How far into the window writes may go: its size, or 0 when there is none. */
+    /**
+     * How far into the window writes may go without the slow path: the end of the part made writable so far (up to
+     * the window's size), 0 when there is no window, -1 once closed.
+     */
     private long limit;
     /** The position up to which {@link #force()} has made bytes durable. */
     private long forced;
