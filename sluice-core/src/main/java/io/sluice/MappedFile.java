@@ -109,7 +109,7 @@ final class MappedFile extends PositionalFile {
         }
     }
 
-    private static IOException withMapHint(IOException e) {
+    static IOException withMapHint(IOException e) {
         // The JDK reports mmap's ENOMEM as "Map failed" caused by OutOfMemoryError; say which limit to raise.
         if (e.getCause() instanceof OutOfMemoryError) {
             return new IOException(e.getMessage() + ": " + Errno.describe(Errno.ENOMEM)

@@ -87,6 +87,29 @@ enum Src {
         }
     }
 
+    /** Appends {@code data[off, off + len)} to {@code w} through this overload; checks a buffer's position after. */
+    void append(MappedWriter w, byte[] data, int off, int len) throws IOException {
+        switch (this) {
+            case HEAP_BUFFER, READ_ONLY_HEAP_BUFFER, DIRECT_BUFFER, READ_ONLY_DIRECT_BUFFER -> {
+                ByteBuffer b = buffer(data, off, len);
+                int limit = b.limit();
+                w.write(b);
+                assertEquals(limit, b.position(), "buffer position after the write");
+            }
+            case NATIVE_SEGMENT, HEAP_SEGMENT, LONG_SEGMENT, READ_ONLY_SEGMENT -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    w.write(segment(arena, data, off, len));
+                }
+            }
+            case ARRAY_SLICE -> {
+                byte[] copy = new byte[len + 2 * PAD];
+                System.arraycopy(data, off, copy, PAD, len);
+                w.write(copy, PAD, len);
+            }
+            default -> throw new AssertionError(this);
+        }
+    }
+
     private static int writeLoop(PositionalFile f, MemorySegment s, long pos) throws IOException {
         long done = 0;
         int calls = 0;

@@ -5,6 +5,7 @@ import io.sluice.cli.bench.Bench;
 import io.sluice.cli.bench.ByteSize;
 import io.sluice.cli.bench.Report;
 import io.sluice.cli.bench.Row;
+import io.sluice.cli.bench.Workload;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -14,20 +15,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench}: which engine reads fastest on this machine, side by side in one run. */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, subcommands = {ZipBenchCommand.class, BenchUringCommand.class},
+/**
+ * {@code sluice bench}: which engine reads fastest on this machine, side by side in one run; {@code sluice bench
+ * write} and {@code sluice bench bigfile} do the same for writes.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        subcommands = {BenchWriteCommand.class, BenchBigFileCommand.class, BenchUringCommand.class,
+                ZipBenchCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
                     + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",
-            "Sections: 'bench zip' (zip readers) and 'bench uring' (io_uring batches and O_DIRECT); options before a "
-                    + "section name (--size, --dir, --threads, --no-fio) apply to it.",
-            "The table goes to standard output, progress to standard error."})
+            "The table goes to standard output, progress to standard error. Sections: 'sluice bench write' and "
+                    + "'sluice bench bigfile' (writes), 'sluice bench uring' (io_uring batches and O_DIRECT), "
+                    + "'sluice bench zip' (zip readers)."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -58,8 +64,17 @@ final class BenchCommand implements Callable<Integer> {
             description = "Block size of the sequential-read workload; 0 to skip it (default: ${DEFAULT-VALUE}).")
     String seqBlockSize;
 
-    @Mixin
-    SampleOptions sampling;
+    @Option(names = "--duration", defaultValue = "200", paramLabel = "MS",
+            description = "Length of one timed sample in milliseconds (default: ${DEFAULT-VALUE}).")
+    long durationMs;
+
+    @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
+            description = "Samples per row; the table shows their median and spread (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--json", paramLabel = "FILE",
+            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
+    Path json;
 
     @Option(names = "--no-fio", description = "Do not run fio even when it is installed.")
     boolean noFio;
@@ -68,45 +83,42 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
         PrintWriter err = spec.commandLine().getErr();
-        printMachine(err);
+        describeMachine(err);
         List<Row> rows = new Bench(o, err).run();
-        report(rows, sampling.json, spec.commandLine().getOut(), err, "CLASSIC");
+        emit(rows, w -> "CLASSIC", json, spec);
         return Main.OK;
     }
 
-    /** The first line of every benchmark's log: which JVM on which machine. */
-    static void printMachine(PrintWriter err) {
+    /** The first line of every benchmark's log: what it runs on. */
+    static void describeMachine(PrintWriter err) {
         err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
                 System.getProperty("os.version"), System.getProperty("os.arch"),
                 Runtime.getRuntime().availableProcessors());
     }
 
-    /**
-     * Prints the table to {@code out}, with ratios to the first of {@code baselines} present in each cell, and the
-     * JSON rows to {@code json} if given ('-' for standard output, instead of the table).
-     */
-    static void report(List<Row> rows, Path json, PrintWriter out, PrintWriter err, String... baselines)
+    /** Prints the table to standard output, and the JSON rows to {@code json} ('-': standard output instead). */
+    static void emit(List<Row> rows, Function<Workload, String> baseline, Path json, CommandSpec spec)
             throws IOException {
-        // The read benchmark's JSON has no baseline fields: its ratioToClassic already says it. Neither has a
-        // section whose cells have different baselines.
-        String jsonBaseline = baselines.length != 1 || baselines[0].equals("CLASSIC") ? null : baselines[0];
-        if (json != null && json.toString().equals("-")) {
-            Report.json(rows, out, jsonBaseline);
-            return;
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        boolean jsonToStdout = json != null && json.toString().equals("-");
+        if (jsonToStdout) {
+            Report.json(rows, baseline, out);
+        } else {
+            Report.table(rows, baseline, out);
         }
-        Report.table(rows, out, baselines);
-        if (json != null) {
+        if (json != null && !jsonToStdout) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                Report.json(rows, w, jsonBaseline);
+                Report.json(rows, baseline, w);
             }
             err.println("wrote " + json);
         }
     }
 
-    /** The thread counts asked for, or 1 and every core; each checked. */
-    static List<Integer> threadCounts(List<Integer> threads) {
+    /** The thread counts to measure: the given ones, checked, or 1 and every core. */
+    static List<Integer> threadCounts(List<Integer> given) {
         int cores = Runtime.getRuntime().availableProcessors();
-        List<Integer> t = threads != null ? threads : cores == 1 ? List.of(1) : List.of(1, cores);
+        List<Integer> t = given != null ? given : cores == 1 ? List.of(1) : List.of(1, cores);
         for (int n : t) {
             if (n < 1 || n > 1024) {
                 throw new IllegalArgumentException("--threads must be between 1 and 1024: " + n);
@@ -128,7 +140,9 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         List<Integer> t = threadCounts(threads);
-        long sampleNanos = sampling.sampleNanos();
+        if (durationMs < 1 || rounds < 1) {
+            throw new IllegalArgumentException("--duration and --rounds must be positive");
+        }
         List<String> e = engines;
         if (e == null) {
             e = new ArrayList<>();
@@ -140,10 +154,10 @@ final class BenchCommand implements Callable<Integer> {
             e.add("naive-direct");
         }
         Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
-        return new Bench.Options(fileSize, d, t, e, bs, seq, sampleNanos, sampling.rounds, !noFio);
+        return new Bench.Options(fileSize, d, t, e, bs, seq, durationMs * 1_000_000, rounds, !noFio);
     }
 
-    private static int blockSize(String s, String option) {
+    static int blockSize(String s, String option) {
         long b = ByteSize.parse(s);
         if (b < 1 || b > (256 << 20)) {
             throw new IllegalArgumentException(option + ": block size must be 1 byte to 256 MiB: " + s);

@@ -58,12 +58,11 @@ final class BenchUringCommand implements Callable<Integer> {
         // One thread unless asked: the point is what one thread gets from keeping many requests in flight.
         List<Integer> threads = parent.threads != null ? BenchCommand.threadCounts(parent.threads) : List.of(1);
         Path dir = parent.dir != null ? parent.dir : Path.of(System.getProperty("java.io.tmpdir"));
-        BenchCommand.printMachine(err);
+        BenchCommand.describeMachine(err);
         var o = new UringBench.Options(fileSize, dir, threads, bs, depth, !noDirect, sampling.sampleNanos(),
                 sampling.rounds, !parent.noFio);
         List<Row> rows = new UringBench(o, err).run();
-        BenchCommand.report(rows, sampling.json, spec.commandLine().getOut(), err, "CHANNEL",
-                UringBench.DIRECT_BASELINE);
+        BenchCommand.emit(rows, w -> w.direct() ? UringBench.DIRECT_BASELINE : "CHANNEL", sampling.json, spec);
         return Main.OK;
     }
 }

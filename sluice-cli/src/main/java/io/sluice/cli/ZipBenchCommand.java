@@ -62,11 +62,12 @@ final class ZipBenchCommand implements Callable<Integer> {
         }
         long sampleNanos = sampling.sampleNanos();
         PrintWriter err = spec.commandLine().getErr();
-        BenchCommand.printMachine(err);
+        BenchCommand.describeMachine(err);
         Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
         List<Row> rows = new ZipBench(new ZipBench.Options(d, smallEntries, bigEntries, t, r,
                 sampleNanos, sampling.rounds), err).run();
-        BenchCommand.report(rows, sampling.json, spec.commandLine().getOut(), err, r.contains("jdk") ? "jdk" : r.get(0));
+        String base = r.contains("jdk") ? "jdk" : r.get(0);
+        BenchCommand.emit(rows, w -> base, sampling.json, spec);
         return Main.OK;
     }
 }

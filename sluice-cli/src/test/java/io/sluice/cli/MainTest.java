@@ -80,6 +80,47 @@ class MainTest {
             assertEquals(0, left.count(), "the benchmark must remove its test file");
         }
     }
+    @Test
+    void benchWriteRunsEveryWriterOnBothFilesAndCleansUp(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("rows.json");
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int rc = run("bench", "write", "--size", "1m", "--dir", data.toString(), "--chunk-sizes", "4k",
+                "--rounds", "2", "--json", json.toString());
+        assertEquals(Main.OK, rc, err::toString);
+        String rows = Files.readString(json);
+        Matcher m = Pattern.compile("\\{\"engine\": \"([^\"]+)\", \"workload\": \"seqwrite\", \"blockSize\": 4096, "
+                + "\"threads\": 1, \"opsPerMs\": ([0-9.]+).*?\"file\": \"(new|cached)\", "
+                + "\"baseline\": \"FileOutputStream\", \"ratioToBaseline\": ([0-9.]+)").matcher(rows);
+        int n = 0;
+        while (m.find()) {
+            n++;
+            assertTrue(Double.parseDouble(m.group(2)) > 0, m.group());
+        }
+        assertEquals(12, n, rows);
+        assertTrue(out.toString().contains("seqwrite 4 KiB, cached file, 1 thread"), out::toString);
+        try (var left = Files.list(data)) {
+            assertEquals(0, left.count(), "the benchmark must remove its files");
+        }
+    }
+
+    @Test
+    void benchBigFileMeasuresEveryThreadCountAgainstTheBaselines(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int rc = run("bench", "bigfile", "--size", "8m", "--dir", data.toString(), "--threads", "1,2",
+                "--rounds", "1", "--json", "-");
+        assertEquals(Main.OK, rc, err::toString);
+        String rows = out.toString();
+        for (String row : new String[] {"\"BigFiles.fill\", \"workload\": \"fill\", \"blockSize\": 1048576, \"threads\": 2",
+            "\"FileChannel-loop\", \"workload\": \"fill\"", "\"BigFiles.sum\", \"workload\": \"sum\"",
+            "\"mmap-long-sum\", \"workload\": \"sum\", \"blockSize\": 1048576, \"threads\": 2",
+            "\"FileChannel-loop\", \"workload\": \"sum\""}) {
+            assertTrue(rows.contains(row), row + " in\n" + rows);
+        }
+        assertEquals(8, rows.split("\"engine\"").length - 1, rows);
+        try (var left = Files.list(data)) {
+            assertEquals(0, left.count(), "the benchmark must remove its files");
+        }
+    }
 
     @Test
     void uringSectionMeasuresSingleAndBatchedReadsWarmAndDirect(@TempDir Path dir) throws Exception {
@@ -91,7 +132,7 @@ class MainTest {
         assertEquals(Main.OK, rc, err::toString);
         String rows = Files.readString(json);
         Matcher m = Pattern.compile("\\{\"engine\": \"([^\"]+)\", \"workload\": \"randread\", \"blockSize\": 4096, "
-                + "\"threads\": 1, \"opsPerMs\": ([0-9.]+).*?\"direct\": (true|false), \"depth\": (\\d+)\\}").matcher(rows);
+                + "\"threads\": 1, \"opsPerMs\": ([0-9.]+).*?\"direct\": (true|false), \"depth\": (\\d+),").matcher(rows);
         java.util.List<String> seen = new java.util.ArrayList<>();
         while (m.find()) {
             assertTrue(Double.parseDouble(m.group(2)) > 0, m.group());

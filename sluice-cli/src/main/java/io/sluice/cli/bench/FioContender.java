@@ -44,7 +44,7 @@ final class FioContender implements Contender {
 
     @Override
     public Workload adapt(Workload w) {
-        return depth > 0 ? new Workload(w.name(), w.blockSize(), depth, w.direct()) : w;
+        return depth > 0 ? w.withDepth(depth) : w;
     }
 
     /** The fio version on PATH, or null when there is none. */

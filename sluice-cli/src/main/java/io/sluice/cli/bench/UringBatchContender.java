@@ -37,7 +37,7 @@ final class UringBatchContender extends JavaContender {
 
     @Override
     public Workload adapt(Workload w) {
-        return new Workload(w.name(), w.blockSize(), depth, w.direct());
+        return w.withDepth(depth);
     }
 
     @Override

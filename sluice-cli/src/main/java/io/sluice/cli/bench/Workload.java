@@ -3,16 +3,46 @@ package io.sluice.cli.bench;
 /**
  * One access pattern: random positional reads of {@code blockSize} at block-aligned offsets over the whole file
  * ({@code randread}), or each thread reading its own slice of the file front to back and wrapping ({@code seqread}).
- * The names are fio's, and the JSON rows use them. {@code depth} is how many requests a thread keeps in flight (1:
- * one blocking call at a time) and {@code direct} whether the file is read with O_DIRECT, bypassing the page cache.
+ * The names are fio's, and the JSON rows use them.
+ *
+ * <p>The write benchmarks add {@code seqwrite} (a file written front to back in chunks of {@code blockSize}),
+ * {@code fill} (a big file written from memory by several threads) and {@code sum} (every byte of a big file read
+ * back); {@code file} says whether the file written was {@value #NEW_FILE} or already {@value #CACHED_FILE} (reads are
+ * always of a cached file). {@code depth} is how many requests a thread keeps in flight (1: one blocking call at a
+ * time) and {@code direct} whether the file is read with O_DIRECT, bypassing the page cache.
  */
-public record Workload(String name, int blockSize, int depth, boolean direct) {
+public record Workload(String name, int blockSize, int depth, boolean direct, String file) {
     public static final String RANDREAD = "randread";
     public static final String SEQREAD = "seqread";
+    /** A file written front to back in chunks. */
+    public static final String SEQWRITE = "seqwrite";
+    /** A big file written from memory by several threads. */
+    public static final String FILL = "fill";
+    /** Every byte of a big file read back. */
+    public static final String SUM = "sum";
+    /** A file created for each run. */
+    public static final String NEW_FILE = "new";
+    /** A file that exists and is in the page cache. */
+    public static final String CACHED_FILE = "cached";
 
-    /** A workload of one request at a time through the page cache. */
+    /** A workload of one request at a time on a cached file. */
     public Workload(String name, int blockSize) {
-        this(name, blockSize, 1, false);
+        this(name, blockSize, CACHED_FILE);
+    }
+
+    /** A workload of one request at a time through the page cache, on a new or cached file. */
+    public Workload(String name, int blockSize, String file) {
+        this(name, blockSize, 1, false, file);
+    }
+
+    /** A read workload with {@code depth} requests in flight, through the page cache or with O_DIRECT. */
+    public Workload(String name, int blockSize, int depth, boolean direct) {
+        this(name, blockSize, depth, direct, CACHED_FILE);
+    }
+
+    /** This workload with {@code depth} requests in flight. */
+    public Workload withDepth(int depth) {
+        return new Workload(name, blockSize, depth, direct, file);
     }
 
     public boolean isRandom() {
@@ -49,6 +79,8 @@ public record Workload(String name, int blockSize, int depth, boolean direct) {
 
     @Override
     public String toString() {
-        return name + " " + ByteSize.format(blockSize) + (direct ? ", O_DIRECT" : "") + (depth > 1 ? ", depth " + depth : "");
+        boolean writes = name.equals(SEQWRITE) || name.equals(FILL);
+        return name + " " + ByteSize.format(blockSize) + (writes ? ", " + file + " file" : "")
+                + (direct ? ", O_DIRECT" : "") + (depth > 1 ? ", depth " + depth : "");
     }
 }

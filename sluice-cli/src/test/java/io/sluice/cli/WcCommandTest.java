@@ -1,0 +1,226 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code sluice wc} against GNU {@code wc} on this machine, on random text with every awkward kind of byte. */
+class WcCommandTest {
+    @TempDir
+    static Path dir;
+
+    static List<Path> files = new ArrayList<>();
+
+    /** What one run printed and returned. */
+    record Result(String out, String err, int exit) {
+    }
+
+    /**
+     * Pieces of text: words, every ASCII space, control characters, bytes that are not UTF-8, and UTF-8 characters
+     * of each class (printable, space, neither), chosen from Unicode 14 or older so glibc and the JDK agree.
+     */
+    private static final String[] PIECES = {
+        "word", "a", "Zz9", "x.y", " ", "  ", "\t", "\n", "\n", "\n", "\u000B", "\f", "\r", "\u0000", "\u0001",
+        "\u001B", "\u007F", "é", "€", "😀", "日本", "\u00A0", "\u3000", "\u2028", "\u2029", "\u0085", "\u180E",
+        "\uFEFF", "\uE000", "\u2007", "\u2060", "\u205F", "\u1680", "\u200B", "\u202F", "\u2003", "\uFFFE", "\uFDD0",
+    };
+    private static final byte[][] RAW = {
+        {(byte) 0xED, (byte) 0xA0, (byte) 0x80},             // a surrogate
+        {(byte) 0xC0, (byte) 0xAF},                          // overlong '/'
+        {(byte) 0xE0, (byte) 0x80, (byte) 0xAF},             // overlong
+        {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, // past U+10FFFF
+        {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}, // a five-byte form
+        {(byte) 0xE2, (byte) 0x82},                          // cut short
+        {(byte) 0xF0, (byte) 0x9F, (byte) 0x98},             // cut short
+        {(byte) 0x80}, {(byte) 0xBF}, {(byte) 0xFF}, {(byte) 0xC3},
+    };
+
+    static byte[] randomText(SplittableRandom rnd, int pieces) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int i = 0; i < pieces; i++) {
+            if (rnd.nextInt(6) == 0) {
+                b.writeBytes(RAW[rnd.nextInt(RAW.length)]);
+            } else if (rnd.nextInt(40) == 0) {
+                b.writeBytes("long".repeat(rnd.nextInt(300)).getBytes(StandardCharsets.UTF_8));
+            } else {
+                b.writeBytes(PIECES[rnd.nextInt(PIECES.length)].getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return b.toByteArray();
+    }
+
+    @BeforeAll
+    static void makeFiles() throws IOException {
+        SplittableRandom rnd = new SplittableRandom(Long.getLong("sluice.test.seed", 2024));
+        files.add(Files.write(dir.resolve("empty"), new byte[0]));
+        files.add(Files.write(dir.resolve("no-final-newline"), "one two\nthree".getBytes(StandardCharsets.UTF_8)));
+        files.add(Files.write(dir.resolve("only-newlines"), "\n\n\n".getBytes(StandardCharsets.UTF_8)));
+        for (int i = 0; i < 6; i++) {
+            files.add(Files.write(dir.resolve("random-" + i), randomText(rnd, 1 + rnd.nextInt(20_000))));
+        }
+        // a few MiB: more than one segment, so threads split it and the counts are merged
+        byte[] big = randomText(rnd, 200_000);
+        assertTrue(big.length > 2 << 20, "big enough for several segments: " + big.length);
+        files.add(Files.write(dir.resolve("big"), big));
+    }
+
+    static Result sluice(Map<String, String> env, InputStream stdin, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true));
+        WcCommand wc = cl.getSubcommands().get("wc").getCommand();
+        wc.env = env;
+        if (stdin != null) {
+            wc.stdin = stdin;
+        }
+        List<String> all = new ArrayList<>(List.of("wc"));
+        all.addAll(List.of(args));
+        int exit = cl.execute(all.toArray(new String[0]));
+        return new Result(out.toString(), err.toString(), exit);
+    }
+
+    static Result gnu(Map<String, String> env, List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("wc"));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+        pb.environment().remove("POSIXLY_CORRECT");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        return new Result(out, err, p.exitValue());
+    }
+
+    static boolean gnuWcIsHere() {
+        try {
+            Process p = new ProcessBuilder("wc", "--version").redirectErrorStream(true).start();
+            String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0 && v.contains("GNU coreutils");
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void sameOutputAndExitCodeAsGnuWc() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        List<String> names = files.stream().map(p -> p.getFileName().toString()).toList();
+        List<List<String>> operands = new ArrayList<>();
+        for (String n : names) {
+            operands.add(List.of(n));
+        }
+        operands.add(names);
+        operands.add(List.of("missing", names.get(4), "big"));
+        operands.add(List.of(".", "no-final-newline"));
+        operands.add(List.of(names.get(5), "missing"));
+        String[][] optionSets = {{}, {"-l"}, {"-w"}, {"-c"}, {"-lw"}, {"-wc"}, {"-c", "-l"}, {"--lines", "--bytes"}};
+        int compared = 0;
+        List<Map<String, String>> envs = List.of(Map.of("LC_ALL", "C.UTF-8"), Map.of("LC_ALL", "C"),
+                Map.of("LC_ALL", "C.UTF-8", "POSIXLY_CORRECT", "1"));
+        for (Map<String, String> env : envs) {
+            for (String[] options : optionSets) {
+                for (List<String> files : operands) {
+                    List<String> args = new ArrayList<>(List.of(options));
+                    args.addAll(files);
+                    Result expected = gnu(env, args);
+                    List<String> ours = new ArrayList<>(List.of(options));
+                    for (String f : files) {
+                        ours.add(dir.resolve(f).toString());
+                    }
+                    Result got = sluice(env, null, ours.toArray(new String[0]));
+                    // Same output once our absolute paths are written as wc was given them.
+                    String out = got.out().replace(dir.toString() + "/", "").replace(dir.toString(), ".");
+                    String what = env + " wc " + String.join(" ", args);
+                    assertEquals(expected.out(), out, what);
+                    assertEquals(expected.exit(), got.exit(), what + "\n" + got.err());
+                    for (String line : expected.err().split("\n")) {
+                        if (!line.isEmpty()) {
+                            String reason = line.substring(line.lastIndexOf(": ") + 2);
+                            assertTrue(got.err().contains(reason), what + ": expected '" + reason + "' in " + got.err());
+                        }
+                    }
+                    compared++;
+                }
+            }
+        }
+        assertTrue(compared > 100);
+    }
+
+    @Test
+    void standardInputGivesTheSameCountsAsTheFileHowEverTheReadsAreCut() throws Exception {
+        Path big = dir.resolve("big");
+        byte[] all = Files.readAllBytes(big);
+        for (String locale : new String[] {"C.UTF-8", "C"}) {
+            Result file = sluice(Map.of("LC_ALL", locale), null, big.toString());
+            // reads of 1 to 7 bytes cut UTF-8 sequences anywhere
+            InputStream dribble = new ByteArrayInputStream(all) {
+                private final SplittableRandom rnd = new SplittableRandom(9);
+
+                @Override
+                public synchronized int read(byte[] b, int off, int len) {
+                    return super.read(b, off, Math.min(len, 1 + rnd.nextInt(7)));
+                }
+            };
+            Result stream = sluice(Map.of("LC_ALL", locale), dribble);
+            String counts = file.out().substring(0, file.out().lastIndexOf(' '));
+            // the same counts, without a name, and at width 7: a stream is not a regular file (as for GNU)
+            assertEquals(pad7(counts) + "\n", stream.out(), locale);
+            assertEquals(0, stream.exit());
+        }
+    }
+
+    private static String pad7(String counts) {
+        StringBuilder b = new StringBuilder();
+        for (String n : counts.trim().split(" +")) {
+            b.append(b.isEmpty() ? "" : " ").append(String.format("%7s", n));
+        }
+        return b.toString();
+    }
+
+    @Test
+    void theLocaleComesFromLcAllThenLcCtypeThenLang() {
+        assertTrue(WordCounter.isUtf8Locale(Map.of("LANG", "en_US.UTF-8")));
+        assertTrue(WordCounter.isUtf8Locale(Map.of("LC_CTYPE", "C.utf8", "LANG", "C")));
+        assertTrue(!WordCounter.isUtf8Locale(Map.of("LC_ALL", "C", "LANG", "C.UTF-8")));
+        assertTrue(WordCounter.isUtf8Locale(Map.of("LC_ALL", "", "LANG", "C.UTF-8")), "empty values are skipped");
+        assertTrue(!WordCounter.isUtf8Locale(Map.of()), "no locale is C");
+    }
+
+    @Test
+    void aMissingFileIsReportedAndTheOthersStillCounted() {
+        Result r = sluice(Map.of(), null, dir.resolve("nope").toString(), dir.resolve("no-final-newline").toString());
+        assertEquals(Main.FAILED, r.exit());
+        assertTrue(r.err().contains("nope: No such file or directory"), r.err());
+        assertTrue(r.out().contains(" 1  3 13 ") && r.out().endsWith(" 1  3 13 total\n"), r.out());
+    }
+
+    @Test
+    void safeCutNeverSplitsASequenceThatMayComplete() {
+        byte[] euro = "a€".getBytes(StandardCharsets.UTF_8); // 61 E2 82 AC
+        assertEquals(4, WcCommand.safeCut(euro, 4));
+        assertEquals(1, WcCommand.safeCut(euro, 3));
+        assertEquals(1, WcCommand.safeCut(euro, 2));
+        assertEquals(1, WcCommand.safeCut(new byte[] {'a', 'b'}, 1));
+        assertEquals(0, WcCommand.safeCut(new byte[] {(byte) 0xF0, (byte) 0x9F, (byte) 0x98}, 3));
+    }
+}
