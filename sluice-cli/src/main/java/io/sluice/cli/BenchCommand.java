@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -64,17 +65,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "Block size of the sequential-read workload; 0 to skip it (default: ${DEFAULT-VALUE}).")
     String seqBlockSize;
 
-    @Option(names = "--duration", defaultValue = "200", paramLabel = "MS",
-            description = "Length of one timed sample in milliseconds (default: ${DEFAULT-VALUE}).")
-    long durationMs;
-
-    @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
-            description = "Samples per row; the table shows their median and spread (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
-    Path json;
+    @Mixin
+    SampleOptions sampling;
 
     @Option(names = "--no-fio", description = "Do not run fio even when it is installed.")
     boolean noFio;
@@ -85,7 +77,7 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         describeMachine(err);
         List<Row> rows = new Bench(o, err).run();
-        emit(rows, w -> "CLASSIC", json, spec);
+        emit(rows, w -> "CLASSIC", sampling.json, spec);
         return Main.OK;
     }
 
@@ -140,9 +132,6 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         List<Integer> t = threadCounts(threads);
-        if (durationMs < 1 || rounds < 1) {
-            throw new IllegalArgumentException("--duration and --rounds must be positive");
-        }
         List<String> e = engines;
         if (e == null) {
             e = new ArrayList<>();
@@ -154,7 +143,7 @@ final class BenchCommand implements Callable<Integer> {
             e.add("naive-direct");
         }
         Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
-        return new Bench.Options(fileSize, d, t, e, bs, seq, durationMs * 1_000_000, rounds, !noFio);
+        return new Bench.Options(fileSize, d, t, e, bs, seq, sampling.sampleNanos(), sampling.rounds, !noFio);
     }
 
     static int blockSize(String s, String option) {
