@@ -9,8 +9,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /** Threads for concurrency tests: started together, joined with a deadline, failures reported, never a hang. */
-final class Workers {
-    interface Body {
+public final class Workers {
+    /** What each worker runs, given its number. */
+    public interface Body {
+        /** Runs worker {@code worker}'s part. */
         void run(int worker) throws Exception;
     }
 
@@ -18,7 +20,7 @@ final class Workers {
     private final Throwable[] failures;
 
     /** Starts {@code n} threads running {@code body}, released together. */
-    Workers(int n, Body body) {
+    public Workers(int n, Body body) {
         failures = new Throwable[n];
         threads = new Thread[n];
         CountDownLatch go = new CountDownLatch(1);
@@ -39,7 +41,7 @@ final class Workers {
     }
 
     /** Runs {@code body} on {@code n} threads and waits for all; see {@link #join}. */
-    static void run(int n, Duration timeout, Body body) throws InterruptedException {
+    public static void run(int n, Duration timeout, Body body) throws InterruptedException {
         new Workers(n, body).join(timeout);
     }
 
@@ -91,7 +93,7 @@ final class Workers {
     }
 
     /** {@link #awaitAll}, then fails with the first worker's failure, the others attached as suppressed. */
-    void join(Duration timeout) throws InterruptedException {
+    public void join(Duration timeout) throws InterruptedException {
         awaitAll(timeout);
         AssertionError first = null;
         for (int i = 0; i < failures.length; i++) {
