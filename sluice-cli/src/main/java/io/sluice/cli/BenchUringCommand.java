@@ -33,9 +33,9 @@ final class BenchUringCommand implements Callable<Integer> {
             description = "Reads in flight per thread in the batched rows (default: ${DEFAULT-VALUE}).")
     int depth;
 
-    @Option(names = "--block-size", defaultValue = "4k", paramLabel = "BYTES",
-            description = "Bytes per read (default: ${DEFAULT-VALUE}).")
-    String blockSize;
+    @Option(names = "--block-sizes", split = ",", defaultValue = "4k", paramLabel = "BYTES",
+            description = "Bytes per read, one or more: 512,4k,16k,64k gives seed 004's table (default: ${DEFAULT-VALUE}).")
+    List<String> blockSizes;
 
     @Option(names = "--no-direct", description = "Skip the O_DIRECT rows.")
     boolean noDirect;
@@ -51,15 +51,20 @@ final class BenchUringCommand implements Callable<Integer> {
         }
         PrintWriter err = spec.commandLine().getErr();
         long fileSize = ByteSize.parse(parent.size);
-        int bs = (int) ByteSize.parse(blockSize);
-        if (bs < 512 || bs > fileSize || bs % 512 != 0) {
-            throw new IllegalArgumentException("--block-size must be a multiple of 512 no larger than --size: " + blockSize);
+        List<Integer> sizes = new java.util.ArrayList<>();
+        for (String b : blockSizes) {
+            long bs = ByteSize.parse(b);
+            if (bs < 512 || bs > fileSize || bs % 512 != 0 || bs > (64 << 20)) {
+                throw new IllegalArgumentException("--block-sizes: each must be a multiple of 512, at most 64 MiB "
+                        + "and no larger than --size: " + b);
+            }
+            sizes.add((int) bs);
         }
         // One thread unless asked: the point is what one thread gets from keeping many requests in flight.
         List<Integer> threads = parent.threads != null ? BenchCommand.threadCounts(parent.threads) : List.of(1);
         Path dir = parent.dir != null ? parent.dir : Path.of(System.getProperty("java.io.tmpdir"));
         BenchCommand.describeMachine(err);
-        var o = new UringBench.Options(fileSize, dir, threads, bs, depth, !noDirect, sampling.sampleNanos(),
+        var o = new UringBench.Options(fileSize, dir, threads, sizes, depth, !noDirect, sampling.sampleNanos(),
                 sampling.rounds, !parent.noFio);
         List<Row> rows = new UringBench(o, err).run();
         BenchCommand.emit(rows, w -> w.direct() ? UringBench.DIRECT_BASELINE : "CHANNEL", sampling.json, spec);

@@ -19,8 +19,8 @@ public final class UringBench {
     public static final String DIRECT_BASELINE = ChannelContender.JDK_DIRECT;
 
     /** What to run. */
-    public record Options(long fileSize, Path dir, List<Integer> threads, int blockSize, int depth, boolean direct,
-                          long sampleNanos, int rounds, boolean fio) {
+    public record Options(long fileSize, Path dir, List<Integer> threads, List<Integer> blockSizes, int depth,
+                          boolean direct, long sampleNanos, int rounds, boolean fio) {
     }
 
     private final Options o;
@@ -36,8 +36,9 @@ public final class UringBench {
         if (o.fio() && fioVersion == null) {
             log.println("note: fio not found on PATH, so there are no reference rows ('apt-get install fio').");
         }
-        log.printf(Locale.ROOT, "sluice bench uring: %s file, random %s reads, depth %d, threads %s%s; %d rounds of %d ms%n",
-                ByteSize.format(o.fileSize()), ByteSize.format(o.blockSize()), o.depth(), o.threads(),
+        log.printf(Locale.ROOT, "sluice bench uring: %s file, random reads of %s, depth %d, threads %s%s; %d rounds of %d ms%n",
+                ByteSize.format(o.fileSize()), o.blockSizes().stream().map(ByteSize::format).toList(), o.depth(),
+                o.threads(),
                 fioVersion == null ? "" : ", " + fioVersion, o.rounds(), o.sampleNanos() / 1_000_000);
         List<Row> rows = new ArrayList<>();
         try (DataFile data = DataFile.create(o.dir(), o.fileSize(), bytes -> { })) {
@@ -69,8 +70,11 @@ public final class UringBench {
                 all.add(new FioContender("psync", p, size));
                 all.add(new FioContender("io_uring", p, size, List.of("--registerfiles"), o.depth()));
             }
-            Workload w = new Workload(Workload.RANDREAD, o.blockSize(), 1, direct);
-            return Bench.measure(all, List.of(w), o.threads(), o.sampleNanos(), o.rounds(), log);
+            List<Workload> ws = new ArrayList<>();
+            for (int bs : o.blockSizes()) {
+                ws.add(new Workload(Workload.RANDREAD, bs, 1, direct));
+            }
+            return Bench.measure(all, ws, o.threads(), o.sampleNanos(), o.rounds(), log);
         } finally {
             for (Contender c : all) {
                 c.close();
