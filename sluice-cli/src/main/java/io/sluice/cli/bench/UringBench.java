@@ -71,8 +71,18 @@ public final class UringBench {
                 all.add(new FioContender("io_uring", p, size, List.of("--registerfiles"), o.depth()));
             }
             List<Workload> ws = new ArrayList<>();
+            long align = direct ? java.nio.file.Files.getFileStore(p).getBlockSize() : 1;
             for (int bs : o.blockSizes()) {
+                if (bs % align != 0) {
+                    // O_DIRECT transfers must be whole blocks of the file system; smaller ones are refused.
+                    log.printf(Locale.ROOT, "note: no O_DIRECT rows for %s: the file system's block size is %d bytes%n",
+                            ByteSize.format(bs), align);
+                    continue;
+                }
                 ws.add(new Workload(Workload.RANDREAD, bs, 1, direct));
+            }
+            if (ws.isEmpty()) {
+                return List.of();
             }
             return Bench.measure(all, ws, o.threads(), o.sampleNanos(), o.rounds(), log);
         } finally {
