@@ -84,9 +84,10 @@ public enum Engine {
      * the system property {@value #PROPERTY} if set, else CHANNEL.
      *
      * <p>Why not IO_URING where it works: {@code open(path)} serves one blocking call at a time, and there a
-     * {@code pread} is cheaper than an io_uring round trip (measured on Linux 6.18: IO_URING single 4 KiB reads from a
-     * warm cache at 0.6-0.75x CHANNEL; {@code sluice bench} shows it). IO_URING wins when many requests are in flight:
-     * {@link IoBatch}, {@link PositionalFile#readAsync}, and O_DIRECT (over 4x at depth 32). Ask for it by name there.
+     * {@code pread} is cheaper than an io_uring round trip (measured on Linux 6.18: IO_URING single random reads from a
+     * warm cache at 0.6-0.9x CHANNEL, depending on size; {@code sluice bench uring --block-sizes 512,4k,16k,64k} shows
+     * it). IO_URING wins when many requests are in flight: {@link IoBatch}, {@link PositionalFile#readAsync}, and
+     * O_DIRECT (about 4x at 4 KiB with 32 in flight). Ask for it by name there.
      * This choice may change between releases as the engines do.
      *
      * @throws IllegalArgumentException if the property names no engine

@@ -121,9 +121,9 @@ final class UringFile extends PositionalFile {
             String file = path.toString();
             switch (-rc) {
                 case Errno.ENOENT -> throw new NoSuchFileException(file);
-                case 17 -> throw new FileAlreadyExistsException(file);
+                case Errno.EEXIST -> throw new FileAlreadyExistsException(file);
                 case Errno.EACCES, Errno.EPERM -> throw new AccessDeniedException(file);
-                case 40 -> throw new FileSystemException(file, null, "is a symbolic link and NOFOLLOW_LINKS was given");
+                case Errno.ELOOP -> throw new FileSystemException(file, null, "is a symbolic link and NOFOLLOW_LINKS was given");
                 case Errno.EINVAL -> throw new FileSystemException(file, null,
                         "open refused (EINVAL): O_DIRECT is not supported by this file system?");
                 default -> throw new FileSystemException(file, null, "openat: " + Errno.describe(rc));
