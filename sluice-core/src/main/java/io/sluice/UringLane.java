@@ -103,6 +103,16 @@ final class UringLane implements AutoCloseable {
         return ops.length;
     }
 
+    /** Request slots not in use (for tests: every slot is free again once the lane is quiet). */
+    int freeSlots() {
+        sqLock.lock();
+        try {
+            return freeTop;
+        } finally {
+            sqLock.unlock();
+        }
+    }
+
     // ---------------------------------------------------------------- submitting
 
     /** Request description for {@link #submit}: kept in one reusable place per call site, not allocated. */
@@ -118,13 +128,23 @@ final class UringLane implements AutoCloseable {
      * @return how many were submitted, possibly 0 (then await one of your own, or {@link #backOff()})
      */
     int trySubmit(int n, Prep prep, int[] slotsOut, int from) throws IOException {
+        return trySubmit(n, 1, prep, slotsOut, from);
+    }
+
+    /**
+     * As {@link #trySubmit(int, Prep, int[], int)}, but claims entries only in whole groups of {@code group}, so a
+     * linked chain of that length is never split between two system calls (the kernel would run a chain cut short).
+     */
+    int trySubmit(int n, int group, Prep prep, int[] slotsOut, int from) throws IOException {
         sqLock.lock();
         try {
             if (closed) {
                 throw new IOException("io_uring lane is closed");
             }
+            int take = Math.min(n, Math.min(freeTop, ring.sqSpace()));
+            take -= take % group;
             int claimed = 0;
-            while (claimed < n && freeTop > 0) {
+            while (claimed < take) {
                 long sqe = ring.nextSqe();
                 if (sqe < 0) {
                     break;

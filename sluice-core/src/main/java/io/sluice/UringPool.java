@@ -17,6 +17,15 @@ final class UringPool {
     static final int ENTRIES = 256;
     static final int CHUNKS = 32;
     static final int FILE_SLOTS = 4096;
+    /**
+     * The top of each ring's file table is kept for direct descriptors: files opened by {@link PathReads} straight
+     * into a slot, with no normal descriptor. Those slots are per ring, not shared: request slot {@code s} of a lane
+     * owns table slot {@link #directSlot directSlot(s)} of that lane's ring while its chain runs, so two chains can
+     * never name the same one and none is ever left allocated.
+     */
+    static final int DIRECT_SLOTS = ENTRIES;
+    /** Slots below this are shared registrations of {@link UringFile}s, the same file in every ring. */
+    static final int SHARED_SLOTS = FILE_SLOTS - DIRECT_SLOTS;
 
     private static final Object LOCK = new Object();
     private static String cause;
@@ -33,6 +42,10 @@ final class UringPool {
         try {
             for (int i = 0; i < lanes; i++) {
                 this.lanes[i] = new UringLane(entries, chunks, "sluice-uring-" + i);
+                if (this.lanes[i].slots() > DIRECT_SLOTS) {
+                    throw new IllegalArgumentException("a lane of " + this.lanes[i].slots() + " request slots needs more"
+                            + " than the " + DIRECT_SLOTS + " direct-descriptor slots kept per ring");
+                }
                 this.lanes[i].ring.registerSparseFiles(FILE_SLOTS);
             }
             success = true;
@@ -127,7 +140,7 @@ final class UringPool {
     /** Registers {@code fd} in every ring under one slot; -1 when the table is full (the file then goes unregistered). */
     synchronized int register(int fd) throws IOException {
         int slot = slots.nextClearBit(0);
-        if (slot >= FILE_SLOTS) {
+        if (slot >= SHARED_SLOTS) {
             return -1;
         }
         for (UringLane l : lanes) {
@@ -135,6 +148,11 @@ final class UringPool {
         }
         slots.set(slot);
         return slot;
+    }
+
+    /** The ring's file-table slot that request slot {@code requestSlot} of a lane may open a direct descriptor into. */
+    static int directSlot(int requestSlot) {
+        return SHARED_SLOTS + requestSlot;
     }
 
     synchronized void unregister(int slot) throws IOException {

@@ -388,6 +388,10 @@ class UringEngineTest {
                     P("IORING_REGISTER_FILES_UPDATE2", IORING_REGISTER_FILES_UPDATE2);
                     P("IORING_SETUP_SUBMIT_ALL", IORING_SETUP_SUBMIT_ALL);
                     P("IORING_OFF_SQES", IORING_OFF_SQES);
+                    P("IOSQE_FIXED_FILE", IOSQE_FIXED_FILE);
+                    P("IOSQE_IO_LINK", IOSQE_IO_LINK);
+                    P("IOSQE_IO_HARDLINK", IOSQE_IO_HARDLINK);
+                    P("IORING_FILE_INDEX_ALLOC", (int) IORING_FILE_INDEX_ALLOC);
                     return 0;
                 }
                 """);
@@ -425,7 +429,11 @@ class UringEngineTest {
                 Map.entry("IORING_REGISTER_FILES2", (long) Uapi.IORING_REGISTER_FILES2),
                 Map.entry("IORING_REGISTER_FILES_UPDATE2", (long) Uapi.IORING_REGISTER_FILES_UPDATE2),
                 Map.entry("IORING_SETUP_SUBMIT_ALL", (long) Uapi.IORING_SETUP_SUBMIT_ALL),
-                Map.entry("IORING_OFF_SQES", Uapi.IORING_OFF_SQES));
+                Map.entry("IORING_OFF_SQES", Uapi.IORING_OFF_SQES),
+                Map.entry("IOSQE_FIXED_FILE", (long) Uapi.IOSQE_FIXED_FILE),
+                Map.entry("IOSQE_IO_LINK", (long) Uapi.IOSQE_IO_LINK),
+                Map.entry("IOSQE_IO_HARDLINK", (long) Uapi.IOSQE_IO_HARDLINK),
+                Map.entry("IORING_FILE_INDEX_ALLOC", (long) Uapi.IORING_FILE_INDEX_ALLOC));
         int checked = 0;
         for (String line : out.split("\n")) {
             String[] kv = line.split("=");

@@ -17,11 +17,14 @@ public final class Errno {
     public static final int EFAULT = 14;
     public static final int EBUSY = 16;
     public static final int EEXIST = 17;
+    public static final int ENOTDIR = 20;
+    public static final int EISDIR = 21;
     public static final int EINVAL = 22;
     public static final int ENOSPC = 28;
     public static final int ENOSYS = 38;
     public static final int ELOOP = 40;
     public static final int EOPNOTSUPP = 95;
+    public static final int ECANCELED = 125;
 
     private static final String[] NAMES = new String[134];
 

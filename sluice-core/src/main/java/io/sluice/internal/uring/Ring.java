@@ -238,6 +238,11 @@ public final class Ring implements AutoCloseable {
         sqes.set(ValueLayout.JAVA_LONG, sqe + SQE_USER_DATA, userData);
     }
 
+    /** Sets the entry's IOSQE_* flags (keeping IOSQE_FIXED_FILE from {@link #prep}): IO_LINK, IO_HARDLINK. */
+    public void addFlags(long sqe, byte value) {
+        sqes.set(ValueLayout.JAVA_BYTE, sqe + SQE_FLAGS, (byte) (sqes.get(ValueLayout.JAVA_BYTE, sqe + SQE_FLAGS) | value));
+    }
+
     /** Sets the op-specific flags word (fsync_flags, rw_flags, open_flags). */
     public void opFlags(long sqe, int value) {
         sqes.set(ValueLayout.JAVA_INT, sqe + SQE_OP_FLAGS, value);

@@ -49,6 +49,14 @@ public final class Uapi {
 
     // ---------------------------------------------------------------- sqe->flags
     public static final byte IOSQE_FIXED_FILE = 1 << 0;
+    /** The next entry starts only after this one succeeded; a failure (or a short read) cancels the rest. */
+    public static final byte IOSQE_IO_LINK = 1 << 2;
+    /** Like IOSQE_IO_LINK, but the chain goes on even if this entry fails. */
+    public static final byte IOSQE_IO_HARDLINK = 1 << 3;
+
+    // ---------------------------------------------------------------- sqe->file_index
+    /** OPENAT into a direct-descriptor slot the kernel picks; the slot comes back as the result (5.19+). */
+    public static final int IORING_FILE_INDEX_ALLOC = ~0;
 
     // ---------------------------------------------------------------- io_uring_enter() flags
     public static final int IORING_ENTER_GETEVENTS = 1 << 0;
