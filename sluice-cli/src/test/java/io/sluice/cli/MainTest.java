@@ -146,4 +146,30 @@ class MainTest {
             assertEquals(0, left.count(), "the benchmark must remove its test file");
         }
     }
+
+    @Test
+    void uringSectionMeasuresOpenReadClosePerRequest(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.sluice.Engine.IO_URING.isAvailable());
+        Path json = dir.resolve("rows.json");
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int rc = run("bench", "--size", "4m", "--dir", data.toString(), "--no-fio", "uring", "--depth", "4",
+                "--no-direct", "--block-sizes", "512,2m", "--duration", "20", "--rounds", "1", "--json", json.toString());
+        assertEquals(Main.OK, rc, err::toString);
+        String rows = Files.readString(json);
+        Matcher m = Pattern.compile("\\{\"engine\": \"([^\"]+)\", \"workload\": \"open-read-close\", \"blockSize\": 512, "
+                + "\"threads\": 1, \"opsPerMs\": ([0-9.]+).*?\"depth\": (\\d+), .*?\"baseline\": \"([^\"]+)\", "
+                + "\"ratioToBaseline\": ([0-9.]+)").matcher(rows);
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        while (m.find()) {
+            assertTrue(Double.parseDouble(m.group(2)) > 0, m.group());
+            assertEquals("jdk-open-read-close", m.group(4), m.group());
+            seen.add(m.group(1) + "/" + m.group(3));
+        }
+        assertEquals(java.util.List.of("jdk-open-read-close/1", "IO_URING/1", "IO_URING/4"), seen, rows);
+        assertTrue(err.toString().contains("no open-read-close rows for 2 MiB"), err::toString);
+        assertTrue(out.toString().contains("open-read-close 512 B, 1 thread"), out::toString);
+        try (var left = Files.list(data)) {
+            assertEquals(0, left.count(), "the benchmark must remove its files");
+        }
+    }
 }

@@ -17,6 +17,17 @@ import java.util.Locale;
 public final class UringBench {
     /** The baseline of the O_DIRECT rows. */
     public static final String DIRECT_BASELINE = ChannelContender.JDK_DIRECT;
+    /** Files, and bytes in each, of the open/read/close rows. */
+    static final int SMALL_FILES = 64;
+    static final int SMALL_FILE_SIZE = 1 << 20;
+
+    /** The row each row of {@code w} is compared with. */
+    public static String baseline(Workload w) {
+        if (w.name().equals(Workload.OPEN_READ_CLOSE)) {
+            return OpenReadCloseContender.JDK;
+        }
+        return w.direct() ? DIRECT_BASELINE : "CHANNEL";
+    }
 
     /** What to run. */
     public record Options(long fileSize, Path dir, List<Integer> threads, List<Integer> blockSizes, int depth,
@@ -50,7 +61,31 @@ public final class UringBench {
                 rows.addAll(section(data, true, fioVersion != null));
             }
         }
+        rows.addAll(openReadClose());
         return rows;
+    }
+
+    /** Open, read one block, close per request, over many small files: PathReads against FileChannel. */
+    private List<Row> openReadClose() throws IOException, InterruptedException {
+        List<Workload> ws = new ArrayList<>();
+        for (int bs : o.blockSizes()) {
+            if (SMALL_FILE_SIZE % bs == 0) {
+                ws.add(new Workload(Workload.OPEN_READ_CLOSE, bs));
+            } else {
+                log.printf(Locale.ROOT, "note: no open-read-close rows for %s: larger than the files (%s)%n",
+                        ByteSize.format(bs), ByteSize.format(SMALL_FILE_SIZE));
+            }
+        }
+        if (ws.isEmpty()) {
+            return List.of();
+        }
+        try (SmallFiles files = SmallFiles.create(o.dir(), SMALL_FILES, SMALL_FILE_SIZE)) {
+            log.printf(Locale.ROOT, "open-read-close: %d files of %s in %s, each request opens one, reads a block, "
+                    + "closes it%n", files.count(), ByteSize.format(files.fileSize()), files.file(0).getParent());
+            List<Contender> all = List.of(OpenReadCloseContender.jdk(files), OpenReadCloseContender.pathReads(files, 1),
+                    OpenReadCloseContender.pathReads(files, o.depth()));
+            return Bench.measure(all, ws, o.threads(), o.sampleNanos(), o.rounds(), log);
+        }
     }
 
     private List<Row> section(DataFile data, boolean direct, boolean fio) throws IOException, InterruptedException {

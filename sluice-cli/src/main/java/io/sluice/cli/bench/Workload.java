@@ -14,6 +14,8 @@ package io.sluice.cli.bench;
 public record Workload(String name, int blockSize, int depth, boolean direct, String file) {
     public static final String RANDREAD = "randread";
     public static final String SEQREAD = "seqread";
+    /** Random reads of one block, each opening its file (one of many) first and closing it after. */
+    public static final String OPEN_READ_CLOSE = "open-read-close";
     /** A file written front to back in chunks. */
     public static final String SEQWRITE = "seqwrite";
     /** A big file written from memory by several threads. */
@@ -46,7 +48,7 @@ public record Workload(String name, int blockSize, int depth, boolean direct, St
     }
 
     public boolean isRandom() {
-        return name.equals(RANDREAD);
+        return name.equals(RANDREAD) || name.equals(OPEN_READ_CLOSE);
     }
 
     /**
