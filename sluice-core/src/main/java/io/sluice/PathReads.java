@@ -98,6 +98,18 @@ public final class PathReads {
     private int size;
     private int submitted;
     private Method method;
+    /**
+     * Native memory of the io_uring path, kept from one submit to the next so that a small batch costs no allocation:
+     * by window position (a chain in flight), the path as a C string and a bounce buffer for heap destinations.
+     * Freed by the garbage collector with this object.
+     */
+    private final Arena scratch = Arena.ofAuto();
+    private MemorySegment[] names = new MemorySegment[0];
+    private MemorySegment[] bounce = new MemorySegment[0];
+    private long[] addr = new long[0];
+    private int[] len = new int[0];
+    private int[] direct = new int[0];
+    private int[] slotOf = new int[0];
 
     private PathReads(int capacity) {
         paths = new Path[capacity];
@@ -302,91 +314,100 @@ public final class PathReads {
         int n = to - from;
         // Chains this call may have in flight; their per-chain memory is reused by window position.
         int window = Math.max(1, Math.min(n, lane.slots() / CHAIN));
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment[] names = new MemorySegment[window];
-            MemorySegment[] bounce = new MemorySegment[window];
-            long[] addr = new long[window];
-            int[] len = new int[window];
-            int[] direct = new int[window];
-            int[] slotOf = new int[CHAIN * n];
-            UringLane.Prep prep = (ring, sqe, k, slot, op) -> {
-                int c = k / CHAIN;
-                int w = c % window;
-                switch (k % CHAIN) {
-                    case 0 -> {
-                        direct[w] = UringPool.directSlot(slot);
-                        ring.prep(sqe, IORING_OP_OPENAT, Native.AT_FDCWD, false, names[w].address(), 0, 0, slot);
-                        ring.opFlags(sqe, Native.O_RDONLY); // O_CLOEXEC is refused with a direct slot: none exists
-                        ring.fileIndex(sqe, direct[w] + 1);
-                        ring.addFlags(sqe, IOSQE_IO_LINK);
-                    }
-                    case 1 -> {
-                        ring.prep(sqe, IORING_OP_READ, direct[w], true, addr[w], len[w], positions[from + c], slot);
-                        // Hard link: a failed or short read (end of file) must not cancel the close.
-                        ring.addFlags(sqe, IOSQE_IO_HARDLINK);
-                    }
-                    default -> {
-                        ring.prep(sqe, IORING_OP_CLOSE, 0, false, 0, 0, 0, slot);
-                        ring.fileIndex(sqe, direct[w] + 1);
-                    }
+        if (names.length < window) {
+            names = Arrays.copyOf(names, window);
+            bounce = Arrays.copyOf(bounce, window);
+            addr = new long[window];
+            len = new int[window];
+            direct = new int[window];
+        }
+        if (slotOf.length < CHAIN * n) {
+            slotOf = new int[CHAIN * Math.max(n, paths.length)];
+        }
+        Arena arena = scratch;
+        MemorySegment[] names = this.names;
+        MemorySegment[] bounce = this.bounce;
+        long[] addr = this.addr;
+        int[] len = this.len;
+        int[] direct = this.direct;
+        int[] slotOf = this.slotOf;
+        UringLane.Prep prep = (ring, sqe, k, slot, op) -> {
+            int c = k / CHAIN;
+            int w = c % window;
+            switch (k % CHAIN) {
+                case 0 -> {
+                    direct[w] = UringPool.directSlot(slot);
+                    ring.prep(sqe, IORING_OP_OPENAT, Native.AT_FDCWD, false, names[w].address(), 0, 0, slot);
+                    ring.opFlags(sqe, Native.O_RDONLY); // O_CLOEXEC is refused with a direct slot: none exists
+                    ring.fileIndex(sqe, direct[w] + 1);
+                    ring.addFlags(sqe, IOSQE_IO_LINK);
                 }
-            };
-            int prepared = 0;
-            int submittedChains = 0;
-            int collected = 0;
-            IOException broken = null;
-            try {
-                while (collected < n) {
-                    if (submittedChains < n && submittedChains - collected < window) {
-                        int upTo = Math.min(n, collected + window);
-                        for (; prepared < upTo; prepared++) {
-                            int w = prepared % window;
-                            int i = from + prepared;
-                            names[w] = cString(arena, names[w], paths[i]);
-                            MemorySegment dst = destination(i);
-                            int l = (int) Math.min(dst.byteSize(), MAX_TRANSFER);
-                            len[w] = l;
-                            if (dst.isNative()) {
-                                addr[w] = dst.address();
-                            } else {
-                                if (bounce[w] == null || bounce[w].byteSize() < l) {
-                                    bounce[w] = arena.allocate(Math.max(l, 4096), 4096);
-                                }
-                                addr[w] = bounce[w].address();
-                            }
-                        }
-                        int got = lane.trySubmit(CHAIN * (upTo - submittedChains), CHAIN, prep, slotOf,
-                                CHAIN * submittedChains);
-                        submittedChains += got / CHAIN;
-                    }
-                    if (collected < submittedChains) {
-                        int c = collected++;
-                        int closeRes = lane.await(slotOf[CHAIN * c + 2]);
-                        int readRes = lane.await(slotOf[CHAIN * c + 1]);
-                        int openRes = lane.await(slotOf[CHAIN * c]);
-                        int w = c % window;
-                        finish(from + c, openRes, readRes, closeRes, len[w], bounce[w]);
-                    } else {
-                        lane.backOff(); // every request slot is held by other threads
-                    }
+                case 1 -> {
+                    ring.prep(sqe, IORING_OP_READ, direct[w], true, addr[w], len[w], positions[from + c], slot);
+                    // Hard link: a failed or short read (end of file) must not cancel the close.
+                    ring.addFlags(sqe, IOSQE_IO_HARDLINK);
                 }
-            } catch (IOException e) {
-                broken = e; // the lane was closed under us
-            } finally {
-                // Whatever happens, chains in flight are waited for: the kernel writes their memory until they end.
-                while (collected < submittedChains) {
-                    int c = collected++;
-                    lane.await(slotOf[CHAIN * c + 2]);
-                    lane.await(slotOf[CHAIN * c + 1]);
-                    lane.await(slotOf[CHAIN * c]);
-                    record(from + c, Long.MIN_VALUE, broken != null ? broken : new IOException("read(path="
-                            + paths[from + c] + ", pos=" + positions[from + c] + "): interrupted by a failure"));
+                default -> {
+                    ring.prep(sqe, IORING_OP_CLOSE, 0, false, 0, 0, 0, slot);
+                    ring.fileIndex(sqe, direct[w] + 1);
                 }
             }
-            if (broken != null) {
-                for (int c = submittedChains; c < n; c++) {
-                    record(from + c, Long.MIN_VALUE, broken);
+        };
+        int prepared = 0;
+        int submittedChains = 0;
+        int collected = 0;
+        IOException broken = null;
+        try {
+            while (collected < n) {
+                if (submittedChains < n && submittedChains - collected < window) {
+                    int upTo = Math.min(n, collected + window);
+                    for (; prepared < upTo; prepared++) {
+                        int w = prepared % window;
+                        int i = from + prepared;
+                        names[w] = cString(arena, names[w], paths[i]);
+                        MemorySegment dst = destination(i);
+                        int l = (int) Math.min(dst.byteSize(), MAX_TRANSFER);
+                        len[w] = l;
+                        if (dst.isNative()) {
+                            addr[w] = dst.address();
+                        } else {
+                            if (bounce[w] == null || bounce[w].byteSize() < l) {
+                                bounce[w] = arena.allocate(Math.max(l, 4096), 4096);
+                            }
+                            addr[w] = bounce[w].address();
+                        }
+                    }
+                    int got = lane.trySubmit(CHAIN * (upTo - submittedChains), CHAIN, prep, slotOf,
+                            CHAIN * submittedChains);
+                    submittedChains += got / CHAIN;
                 }
+                if (collected < submittedChains) {
+                    int c = collected++;
+                    int closeRes = lane.await(slotOf[CHAIN * c + 2]);
+                    int readRes = lane.await(slotOf[CHAIN * c + 1]);
+                    int openRes = lane.await(slotOf[CHAIN * c]);
+                    int w = c % window;
+                    finish(from + c, openRes, readRes, closeRes, len[w], bounce[w]);
+                } else {
+                    lane.backOff(); // every request slot is held by other threads
+                }
+            }
+        } catch (IOException e) {
+            broken = e; // the lane was closed under us
+        } finally {
+            // Whatever happens, chains in flight are waited for: the kernel writes their memory until they end.
+            while (collected < submittedChains) {
+                int c = collected++;
+                lane.await(slotOf[CHAIN * c + 2]);
+                lane.await(slotOf[CHAIN * c + 1]);
+                lane.await(slotOf[CHAIN * c]);
+                record(from + c, Long.MIN_VALUE, broken != null ? broken : new IOException("read(path="
+                        + paths[from + c] + ", pos=" + positions[from + c] + "): interrupted by a failure"));
+            }
+        }
+        if (broken != null) {
+            for (int c = submittedChains; c < n; c++) {
+                record(from + c, Long.MIN_VALUE, broken);
             }
         }
     }
