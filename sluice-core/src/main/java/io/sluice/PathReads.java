@@ -16,7 +16,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystem;
 import java.nio.file.FileSystemException;
+import java.nio.file.FileSystems;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -42,8 +44,9 @@ import java.util.Objects;
  * ring, so no request waits for a descriptor and nothing needs to be given back. {@link #method()} says which way the
  * last {@link #submit} ran.
  *
- * <p>Elsewhere (another engine asked for, io_uring unavailable, or a kernel whose {@code OPENAT} refuses direct
- * descriptors with {@code EINVAL}, as before Linux 5.15) each request is {@link FileChannel#open},
+ * <p>Elsewhere (another engine asked for, io_uring unavailable, a kernel whose {@code OPENAT} refuses direct
+ * descriptors with {@code EINVAL}, as before Linux 5.15, or a batch naming a path of another file system, such as a
+ * zip file system) each request is {@link FileChannel#open},
  * {@link FileChannel#read(ByteBuffer, long)}, close: the same results through the JDK.
  *
  * <h2>Results</h2>
@@ -206,14 +209,18 @@ public final class PathReads {
     public int submit(Engine engine) {
         Objects.requireNonNull(engine, "engine");
         int from = submitted;
-        boolean direct = engine == Engine.IO_URING && directUnavailabilityCause() == null;
+        boolean direct = engine == Engine.IO_URING && directUnavailabilityCause() == null && allOnDefaultFileSystem(from);
         method = direct ? Method.IO_URING_DIRECT : Method.FILE_CHANNEL;
         if (from < size) {
             if (direct) {
                 try {
-                    runDirect(UringPool.get(), from, size);
+                    UringPool pool = UringPool.get();
+                    if (pool.lane().slots() < CHAIN) {
+                        throw new IOException("a lane too small for a chain"); // not with the pool's sizes
+                    }
+                    runDirect(pool, from, size);
                 } catch (IOException e) {
-                    // The pool itself failed to start: nothing was submitted.
+                    // The pool could not start, or cannot hold a chain: nothing was submitted.
                     method = Method.FILE_CHANNEL;
                     runChannel(from, size);
                 }
@@ -229,6 +236,17 @@ public final class PathReads {
             }
         }
         return failed;
+    }
+
+    /** Whether every request from {@code from} names a path of the operating system's file system. */
+    private boolean allOnDefaultFileSystem(int from) {
+        FileSystem fs = FileSystems.getDefault();
+        for (int i = from; i < size; i++) {
+            if (paths[i].getFileSystem() != fs) {
+                return false; // a zip file system, say: only its provider can open it
+            }
+        }
+        return true;
     }
 
     /**

@@ -384,4 +384,25 @@ class PathReadsTest {
             }
         }
     }
+
+    @Test
+    void pathsOfAnotherFileSystemGoThroughItsProvider() throws IOException {
+        Path zip = dir.resolve("a.zip");
+        byte[] content = Pattern.bytes(0, 5000);
+        try (java.nio.file.FileSystem fs = java.nio.file.FileSystems.newFileSystem(zip,
+                java.util.Map.of("create", "true"))) {
+            Files.write(fs.getPath("inside.bin"), content);
+        }
+        try (java.nio.file.FileSystem fs = java.nio.file.FileSystems.newFileSystem(zip)) {
+            PathReads reads = PathReads.create(2);
+            ByteBuffer a = ByteBuffer.allocateDirect(100);
+            reads.read(fs.getPath("inside.bin"), 4950, a);
+            reads.read(fs.getPath("missing.bin"), 0, ByteBuffer.allocate(10));
+            assertEquals(1, reads.submit(Engine.IO_URING));
+            assertEquals(PathReads.Method.FILE_CHANNEL, reads.method());
+            assertEquals(50, reads.result(0));
+            assertArrayEquals(Pattern.bytes(4950, 50), bytesOf(a.flip(), 0, 50));
+            assertInstanceOf(NoSuchFileException.class, reads.error(1));
+        }
+    }
 }
