@@ -92,6 +92,11 @@ public final class PathReads {
 
     /** Why direct descriptors were found not to work on this kernel, or null. */
     private static volatile String kernelRefusal;
+    /**
+     * The rings, once found to work: kept here so a submit does not take the pool's lock (three times) to learn
+     * what cannot change, which many threads submitting small batches would otherwise contend for.
+     */
+    private static volatile UringPool rings;
 
     private final Path[] paths;
     private final Object[] memory;
@@ -209,12 +214,16 @@ public final class PathReads {
     public int submit(Engine engine) {
         Objects.requireNonNull(engine, "engine");
         int from = submitted;
-        boolean direct = engine == Engine.IO_URING && directUnavailabilityCause() == null && allOnDefaultFileSystem(from);
+        boolean direct = engine == Engine.IO_URING && (rings != null ? kernelRefusal == null
+                : directUnavailabilityCause() == null) && allOnDefaultFileSystem(from);
         method = direct ? Method.IO_URING_DIRECT : Method.FILE_CHANNEL;
         if (from < size) {
             if (direct) {
                 try {
-                    UringPool pool = UringPool.get();
+                    UringPool pool = rings;
+                    if (pool == null) {
+                        rings = pool = UringPool.get();
+                    }
                     if (pool.lane().slots() < CHAIN) {
                         throw new IOException("a lane too small for a chain"); // not with the pool's sizes
                     }
