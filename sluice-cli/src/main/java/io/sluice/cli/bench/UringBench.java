@@ -18,7 +18,7 @@ import java.util.Locale;
  * file against as many virtual threads reading a pre-opened FileChannel ({@value Workload#RANDREAD_VTHREADS}), and
  * random writes over the cached test file from a few platform threads ({@value Workload#RANDWRITE}): IO_URING one
  * blocking write at a time and in batches against FileChannel positional writes, and fio's psync and io_uring
- * engines writing the same way. The writes run last, since they overwrite the file the reads check.
+ * engines writing the same way. The writes run last, since they overwrite the test file.
  */
 public final class UringBench {
     /** The baseline of the O_DIRECT rows. */
