@@ -16,12 +16,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench uring}: io_uring one request at a time and in batches, warm and O_DIRECT, beside fio. */
+/**
+ * {@code sluice bench uring}: io_uring one request at a time and in batches, warm and O_DIRECT, beside fio; reads
+ * from many virtual threads; random writes from a few platform threads.
+ */
 @Command(name = "uring", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
             "Random reads through io_uring one at a time and in batches of --depth, with a warm page cache and with "
-                    + "O_DIRECT, beside FileChannel and fio's psync and io_uring engines; then open, read one block, "
-                    + "close per request over 64 files (PathReads against FileChannel).",
+                    + "O_DIRECT, beside FileChannel and fio's psync and io_uring engines. Then blocking reads from "
+                    + "--vthreads virtual threads through one shared io_uring file against a FileChannel, and random "
+                    + "writes over the cached file at each of --write-threads, one at a time and in batches, beside "
+                    + "FileChannel and fio. Last, open, read one block, close per request over 64 files (PathReads "
+                    + "against FileChannel).",
             "The table goes to standard output, progress to standard error."})
 final class BenchUringCommand implements Callable<Integer> {
     @Spec
@@ -31,15 +37,32 @@ final class BenchUringCommand implements Callable<Integer> {
     BenchCommand parent;
 
     @Option(names = "--depth", defaultValue = "32", paramLabel = "N",
-            description = "Reads in flight per thread in the batched rows (default: ${DEFAULT-VALUE}).")
+            description = "Requests in flight per thread in the batched rows, reads and writes (default: ${DEFAULT-VALUE}).")
     int depth;
 
     @Option(names = "--block-sizes", split = ",", defaultValue = "4k", paramLabel = "BYTES",
-            description = "Bytes per read, one or more: 512,4k,16k,64k gives seed 004's table (default: ${DEFAULT-VALUE}).")
+            description = "Bytes per read or write, one or more: 512,4k,16k,64k gives seed 004's table (default: ${DEFAULT-VALUE}).")
     List<String> blockSizes;
 
     @Option(names = "--no-direct", description = "Skip the O_DIRECT rows.")
     boolean noDirect;
+
+    @Option(names = "--vthreads", defaultValue = "25", paramLabel = "N",
+            description = "Virtual threads of the randread-vthreads rows (default: ${DEFAULT-VALUE}, as seed 004).")
+    int vthreads;
+
+    @Option(names = "--no-vthreads", description = "Skip the virtual-thread rows.")
+    boolean noVthreads;
+
+    @Option(names = "--write-threads", split = ",", defaultValue = "1,2,8", paramLabel = "N",
+            description = "Platform threads of the randwrite rows, one or more (default: ${DEFAULT-VALUE}).")
+    List<Integer> writeThreads;
+
+    @Option(names = "--no-writes", description = "Skip the random-write rows.")
+    boolean noWrites;
+
+    @Option(names = "--no-open-read-close", description = "Skip the open-read-close rows.")
+    boolean noOpenReadClose;
 
     @Mixin
     SampleOptions sampling;
@@ -65,8 +88,17 @@ final class BenchUringCommand implements Callable<Integer> {
         List<Integer> threads = parent.threads != null ? BenchCommand.threadCounts(parent.threads) : List.of(1);
         Path dir = parent.dir != null ? parent.dir : Path.of(System.getProperty("java.io.tmpdir"));
         BenchCommand.describeMachine(err);
+        if (!noVthreads && (vthreads < 1 || vthreads > 10_000)) {
+            throw new IllegalArgumentException("--vthreads must be between 1 and 10000: " + vthreads);
+        }
+        for (int n : writeThreads) {
+            if (n < 1 || n > 1024) {
+                throw new IllegalArgumentException("--write-threads must be between 1 and 1024: " + n);
+            }
+        }
+        List<Integer> writers = noWrites ? List.of() : writeThreads;
         var o = new UringBench.Options(fileSize, dir, threads, sizes, depth, !noDirect, sampling.sampleNanos(),
-                sampling.rounds, !parent.noFio);
+                sampling.rounds, !parent.noFio, noVthreads ? 0 : vthreads, writers, !noOpenReadClose);
         List<Row> rows = new UringBench(o, err).run();
         BenchCommand.emit(rows, UringBench::baseline, sampling.json, spec);
         return Main.OK;

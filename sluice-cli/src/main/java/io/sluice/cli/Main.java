@@ -27,7 +27,25 @@ public final class Main {
 
     /** Runs the command line with the given writers; returns the exit code. Used by tests. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
+        if (args.length > 0 && args[0].equals("wc")) {
+            WcCommand wc = WcCommand.quick(args);
+            if (wc != null) {
+                return runQuick(wc, out, err);
+            }
+        }
         return commandLine(out, err, args.length > 0 ? args[0] : null).execute(args);
+    }
+
+    /** Runs a command built without picocli (see {@link WcCommand#quick}), with picocli's handling of failures. */
+    static int runQuick(WcCommand command, PrintWriter out, PrintWriter err) {
+        try {
+            return command.run(out, err);
+        } catch (RuntimeException e) {
+            err.println("sluice: internal error, please report it:");
+            e.printStackTrace(err);
+            err.flush();
+            return INTERNAL;
+        }
     }
 
     /** The command line with every subcommand. */

@@ -148,12 +148,69 @@ class MainTest {
     }
 
     @Test
+    void uringSectionReadsOnVirtualThreadsAndWritesAtEachThreadCount(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.sluice.Engine.IO_URING.isAvailable());
+        Path json = dir.resolve("rows.json");
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int rc = run("bench", "--size", "4m", "--dir", data.toString(), "--no-fio", "uring", "--depth", "4",
+                "--vthreads", "5", "--write-threads", "1,3", "--duration", "20", "--rounds", "1",
+                "--json", json.toString());
+        assertEquals(Main.OK, rc, err::toString);
+        String rows = Files.readString(json);
+        Matcher m = Pattern.compile("\\{\"engine\": \"([^\"]+)\", \"workload\": \"(randread-vthreads|randwrite)\", "
+                + "\"blockSize\": 4096, \"threads\": (\\d+), \"opsPerMs\": ([0-9.]+), \"mbPerSec\": ([0-9.]+).*?"
+                + "\"direct\": (true|false), \"depth\": (\\d+), \"file\": \"cached\", \"baseline\": \"([^\"]+)\", "
+                + "\"ratioToBaseline\": ([0-9.]+)").matcher(rows);
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        while (m.find()) {
+            double opsPerMs = Double.parseDouble(m.group(4));
+            assertTrue(opsPerMs > 0, m.group());
+            assertEquals(opsPerMs * 4096 / 1000, Double.parseDouble(m.group(5)), opsPerMs * 4096 / 1000 * 1e-3,
+                    m.group());
+            if (m.group(1).equals(m.group(8))) {
+                assertEquals(1.0, Double.parseDouble(m.group(9)), 1e-9, m.group());
+            }
+            seen.add(String.join("/", m.group(2), m.group(1), m.group(3), m.group(6), m.group(7), m.group(8)));
+        }
+        assertEquals(java.util.List.of(
+                "randread-vthreads/jdk-aligned/5/false/1/jdk-aligned", "randread-vthreads/IO_URING/5/false/1/jdk-aligned",
+                "randread-vthreads/jdk-direct/5/true/1/jdk-direct", "randread-vthreads/IO_URING/5/true/1/jdk-direct",
+                "randwrite/jdk-aligned/1/false/1/jdk-aligned", "randwrite/IO_URING/1/false/1/jdk-aligned",
+                "randwrite/IO_URING/1/false/4/jdk-aligned",
+                "randwrite/jdk-aligned/3/false/1/jdk-aligned", "randwrite/IO_URING/3/false/1/jdk-aligned",
+                "randwrite/IO_URING/3/false/4/jdk-aligned"), seen, rows);
+        assertTrue(out.toString().contains("randread-vthreads 4 KiB, O_DIRECT, 5 threads"), out::toString);
+        assertTrue(out.toString().contains("randwrite 4 KiB, cached file, 3 threads"), out::toString);
+        assertTrue(err.toString().contains("then reads on 5 virtual threads, random writes on threads [1, 3]"),
+                err::toString);
+        try (var left = Files.list(data)) {
+            assertEquals(0, left.count(), "the benchmark must remove its test file");
+        }
+    }
+
+    @Test
+    void uringSectionSkipsVirtualThreadsAndWritesWhenAskedAndChecksTheirCounts(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.sluice.Engine.IO_URING.isAvailable());
+        assertEquals(Main.BAD_INPUT, run("bench", "--no-fio", "uring", "--vthreads", "0"));
+        assertTrue(err.toString().contains("--vthreads must be between 1 and 10000: 0"), err::toString);
+        assertEquals(Main.BAD_INPUT, run("bench", "--no-fio", "uring", "--write-threads", "1,0"));
+        assertTrue(err.toString().contains("--write-threads must be between 1 and 1024: 0"), err::toString);
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int rc = run("bench", "--size", "1m", "--dir", data.toString(), "--no-fio", "uring", "--no-direct",
+                "--no-vthreads", "--no-writes", "--no-open-read-close", "--duration", "5", "--rounds", "1", "--json", "-");
+        assertEquals(Main.OK, rc, err::toString);
+        assertEquals(3, out.toString().split("\"workload\": \"randread\"").length - 1, out::toString);
+        assertEquals(3, out.toString().split("\"engine\"").length - 1, out::toString);
+    }
+
+    @Test
     void uringSectionMeasuresOpenReadClosePerRequest(@TempDir Path dir) throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(io.sluice.Engine.IO_URING.isAvailable());
         Path json = dir.resolve("rows.json");
         Path data = Files.createDirectories(dir.resolve("data"));
         int rc = run("bench", "--size", "4m", "--dir", data.toString(), "--no-fio", "uring", "--depth", "4",
-                "--no-direct", "--block-sizes", "512,2m", "--duration", "20", "--rounds", "1", "--json", json.toString());
+                "--no-direct", "--no-vthreads", "--no-writes", "--block-sizes", "512,2m", "--duration", "20",
+                "--rounds", "1", "--json", json.toString());
         assertEquals(Main.OK, rc, err::toString);
         String rows = Files.readString(json);
         Matcher m = Pattern.compile("\\{\"engine\": \"([^\"]+)\", \"workload\": \"open-read-close\", \"blockSize\": 512, "

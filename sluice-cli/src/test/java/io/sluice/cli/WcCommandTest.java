@@ -1,6 +1,8 @@
 package io.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -83,6 +85,7 @@ class WcCommandTest {
         files.add(Files.write(dir.resolve("big"), big));
     }
 
+    /** Runs through picocli, as help and bad input do. */
     static Result sluice(Map<String, String> env, InputStream stdin, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -95,6 +98,19 @@ class WcCommandTest {
         List<String> all = new ArrayList<>(List.of("wc"));
         all.addAll(List.of(args));
         int exit = cl.execute(all.toArray(new String[0]));
+        return new Result(out.toString(), err.toString(), exit);
+    }
+
+    /** Runs through {@link WcCommand#quick}, as {@code sluice wc} with plain options does. */
+    static Result quick(Map<String, String> env, String... args) {
+        List<String> all = new ArrayList<>(List.of("wc"));
+        all.addAll(List.of(args));
+        WcCommand wc = WcCommand.quick(all.toArray(new String[0]));
+        assertNotNull(wc, "the quick parser takes " + all);
+        wc.env = env;
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.runQuick(wc, new PrintWriter(out, true), new PrintWriter(err, true));
         return new Result(out.toString(), err.toString(), exit);
     }
 
@@ -148,6 +164,7 @@ class WcCommandTest {
                         ours.add(dir.resolve(f).toString());
                     }
                     Result got = sluice(env, null, ours.toArray(new String[0]));
+                    assertEquals(got, quick(env, ours.toArray(new String[0])), "picocli and quick paths differ");
                     // Same output once our absolute paths are written as wc was given them.
                     String out = got.out().replace(dir.toString() + "/", "").replace(dir.toString(), ".");
                     String what = env + " wc " + String.join(" ", args);
@@ -195,6 +212,50 @@ class WcCommandTest {
             b.append(b.isEmpty() ? "" : " ").append(String.format("%7s", n));
         }
         return b.toString();
+    }
+
+    @Test
+    void theQuickParserReadsWhatPicocliReadsAndLeavesTheRestToIt() {
+        String[][] taken = {{}, {"-l"}, {"-lwc", "a"}, {"a", "-w", "b"}, {"--bytes", "--", "-l"}, {"-"},
+            {"--threads", "3", "x"}, {"--threads=2", "--lines", "-c"}, {"-cl", "--words", "-", "--", "--help"}};
+        for (String[] args : taken) {
+            List<String> all = new ArrayList<>(List.of("wc"));
+            all.addAll(List.of(args));
+            WcCommand q = WcCommand.quick(all.toArray(new String[0]));
+            assertNotNull(q, all.toString());
+            CommandLine cl = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+            WcCommand p = cl.getSubcommands().get("wc").getCommand();
+            cl.parseArgs(all.toArray(new String[0]));
+            String what = all.toString();
+            assertEquals(p.lines, q.lines, what);
+            assertEquals(p.words, q.words, what);
+            assertEquals(p.bytes, q.bytes, what);
+            assertEquals(p.threads, q.threads, what);
+            assertEquals(p.files == null ? List.of() : p.files, q.files, what);
+        }
+        String[][] left = {{"--help"}, {"-h"}, {"-V"}, {"--version"}, {"-lx"}, {"--line"}, {"--threads"},
+            {"--threads=two"}, {"--threads", "two"}, {"--lines=1"}, {"-L"}};
+        for (String[] args : left) {
+            List<String> all = new ArrayList<>(List.of("wc"));
+            all.addAll(List.of(args));
+            assertNull(WcCommand.quick(all.toArray(new String[0])), all.toString());
+        }
+        // and those get picocli's answer: usage, or an error naming the option
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(Main.OK, Main.run(new PrintWriter(out, true), new PrintWriter(err, true), "wc", "--help"));
+        assertTrue(out.toString().contains("--threads"), out.toString());
+        assertEquals(Main.BAD_INPUT, Main.run(new PrintWriter(out, true), new PrintWriter(err, true), "wc", "-x"));
+        assertTrue(err.toString().contains("-x"), err.toString());
+    }
+
+    @Test
+    void negativeThreadsAreBadInputOnBothPaths() {
+        Result q = quick(Map.of(), "--threads", "-1", "x");
+        Result p = sluice(Map.of(), null, "--threads", "-1", "x");
+        assertEquals(Main.BAD_INPUT, q.exit());
+        assertEquals(p, q);
+        assertTrue(q.err().contains("--threads must be 0"), q.err());
     }
 
     @Test

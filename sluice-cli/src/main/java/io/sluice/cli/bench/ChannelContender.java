@@ -17,11 +17,14 @@ import java.util.function.IntFunction;
  *       only in alignment: that memory starts 16 bytes into a page, which slows page-cache copies on some CPUs.</li>
  *   <li>{@value #JDK_DIRECT}: the channel opened with {@code ExtendedOpenOption.DIRECT} (O_DIRECT) and page-aligned
  *       buffers: what the JDK offers to bypass the page cache, and the baseline of the O_DIRECT rows.</li>
+ *   <li>{@value #JDK_ALIGNED}: page-aligned buffers through the page cache, the baseline of the io_uring section's
+ *       virtual-thread rows.</li>
  * </ul>
  */
 final class ChannelContender extends JavaContender {
     static final String NAIVE_DIRECT = "naive-direct";
     static final String JDK_DIRECT = "jdk-direct";
+    static final String JDK_ALIGNED = "jdk-aligned";
 
     private final String name;
     private final FileChannel channel;
@@ -37,6 +40,11 @@ final class ChannelContender extends JavaContender {
 
     static ChannelContender naiveDirect(Path path, long fileSize) throws IOException {
         return new ChannelContender(NAIVE_DIRECT, path, fileSize, ByteBuffer::allocateDirect, StandardOpenOption.READ);
+    }
+
+    static ChannelContender jdkAligned(Path path, long fileSize) throws IOException {
+        return new ChannelContender(JDK_ALIGNED, path, fileSize, n -> Arena.ofAuto().allocate(n, 4096).asByteBuffer(),
+                StandardOpenOption.READ);
     }
 
     static ChannelContender jdkDirect(Path path, long fileSize) throws IOException {

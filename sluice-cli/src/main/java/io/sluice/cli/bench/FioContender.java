@@ -83,7 +83,9 @@ final class FioContender implements Contender {
                     "--iodepth_batch_complete_min=" + w.depth()));
         }
         if (w.isRandom()) {
-            cmd.addAll(List.of("--rw=randread", "--size=" + fileSize, "--norandommap", "--randrepeat=0"));
+            // randwrite overwrites the existing file in place, as our write rows do: it is already fileSize long.
+            cmd.addAll(List.of("--rw=" + (w.writes() ? "randwrite" : "randread"), "--size=" + fileSize,
+                    "--norandommap", "--randrepeat=0"));
         } else {
             // Like our seqread: thread k reads its own slice [k*size/T, (k+1)*size/T) front to back, wrapping.
             long slice = fileSize / threads / w.blockSize() * w.blockSize();
@@ -104,18 +106,25 @@ final class FioContender implements Contender {
         if (p.exitValue() != 0) {
             throw new IOException("fio exited with " + p.exitValue() + ": " + String.join(" ", cmd));
         }
-        return parse(out, cmd);
+        return parse(out, cmd, w.writes() ? "write" : "read");
     }
 
-    private static final Pattern READ = Pattern.compile("\"read\"\\s*:\\s*\\{");
     private static final Pattern BW = Pattern.compile("\"bw_bytes\"\\s*:\\s*([0-9.eE+]+)");
     private static final Pattern IOPS = Pattern.compile("\"iops\"\\s*:\\s*([0-9.eE+]+)");
 
     /** Reads the group's read bandwidth and IOPS from fio's JSON, which may follow warnings on stdout. */
     static Sample parse(String json, List<String> cmd) throws IOException {
-        Matcher r = READ.matcher(json);
+        return parse(json, cmd, "read");
+    }
+
+    /**
+     * Reads the group's bandwidth and IOPS of one direction ({@code read} or {@code write}, fio's names of the
+     * sections) from fio's JSON.
+     */
+    static Sample parse(String json, List<String> cmd, String direction) throws IOException {
+        Matcher r = Pattern.compile("\"" + direction + "\"\\s*:\\s*\\{").matcher(json);
         if (!r.find()) {
-            throw new IOException("no read results in fio's output of " + String.join(" ", cmd));
+            throw new IOException("no " + direction + " results in fio's output of " + String.join(" ", cmd));
         }
         Matcher bw = BW.matcher(json);
         Matcher iops = IOPS.matcher(json);

@@ -8,12 +8,20 @@ import java.util.concurrent.CountDownLatch;
  * A contender measured in this JVM: {@code threads} platform threads each read their precomputed offsets in a loop
  * until told to stop, and the rate is the sum of every thread's own operations divided by its own elapsed time.
  *
+ * <p>For a workload of {@linkplain Workload#virtualThreads() virtual threads} the threads are virtual, and the rate
+ * is every thread's operations together divided by the time from the start signal until the last thread stopped:
+ * virtual threads share a few carriers and are not preempted, so some may run only after others stop, and a rate per
+ * thread would then be meaningless.
+ *
+ * <p>For a {@linkplain Workload#writes() write} workload the {@link Reader} writes: each call is one positional
+ * write of a block from the thread's own buffer, made and filled before the start signal.
+ *
  * <p>Everything a thread needs (its buffer, its offsets) is made before the start signal, and buffers are kept for
  * the next sample, so the timed loop does one read call per operation and nothing else: no allocation, no random
  * numbers, no first touches of new memory.
  */
 abstract class JavaContender implements Contender {
-    /** Reads one block at a position; one per thread, holding that thread's buffer. */
+    /** Reads (or, for a write workload, writes) one block at a position; one per thread, holding its buffer. */
     interface Reader {
         int read(long position) throws IOException;
 
@@ -51,32 +59,40 @@ abstract class JavaContender implements Contender {
     public Sample measure(Workload w, int threads, long nanos) throws IOException, InterruptedException {
         Thread[] ts = new Thread[threads];
         double[] rates = new double[threads];
+        long[] counts = new long[threads];
+        long[] ends = new long[threads];
         Throwable[] failures = new Throwable[threads];
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch go = new CountDownLatch(1);
         stop = false;
+        Thread.Builder builder = w.virtualThreads() ? Thread.ofVirtual() : Thread.ofPlatform();
         for (int t = 0; t < threads; t++) {
             final int id = t;
             final long[] offsets = w.offsets(fileSize, t, threads);
             final Reader reader = readers.computeIfAbsent(((long) w.blockSize() << 32) | id, k -> newReader(w));
-            ts[t] = new Thread(() -> {
+            ts[t] = builder.name("sluice-bench-" + name() + "-" + t).unstarted(() -> {
                 try {
                     ready.countDown();
                     go.await();
                     long start = System.nanoTime();
                     long ops = loop(reader, offsets, w.blockSize());
-                    rates[id] = ops / ((System.nanoTime() - start) / 1e6);
+                    ends[id] = System.nanoTime();
+                    counts[id] = ops;
+                    rates[id] = ops / ((ends[id] - start) / 1e6);
                 } catch (Throwable e) {
                     failures[id] = e;
                 }
-            }, "sluice-bench-" + name() + "-" + t);
+            });
             ts[t].start();
         }
         ready.await();
+        long started = System.nanoTime();
         go.countDown();
         Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
         stop = true;
         double total = 0;
+        long allOps = 0;
+        long lastEnd = started;
         for (int t = 0; t < threads; t++) {
             ts[t].join();
             if (failures[t] != null) {
@@ -87,6 +103,11 @@ abstract class JavaContender implements Contender {
                         new IOException(name() + " failed in " + w + ": " + failures[t], failures[t]));
             }
             total += rates[t];
+            allOps += counts[t];
+            lastEnd = Math.max(lastEnd, ends[t]);
+        }
+        if (w.virtualThreads()) {
+            total = allOps / ((lastEnd - started) / 1e6);
         }
         return new Sample(total, total * 1000.0 * w.blockSize());
     }

@@ -10,10 +10,18 @@ package io.sluice.cli.bench;
  * back); {@code file} says whether the file written was {@value #NEW_FILE} or already {@value #CACHED_FILE} (reads are
  * always of a cached file). {@code depth} is how many requests a thread keeps in flight (1: one blocking call at a
  * time) and {@code direct} whether the file is read with O_DIRECT, bypassing the page cache.
+ *
+ * <p>The io_uring section adds {@code randread-vthreads} (random reads made by virtual threads rather than platform
+ * threads, many more of them than cores) and {@code randwrite} (random positional writes over a file that exists and
+ * is in the page cache); both use the random positions of {@code randread}.
  */
 public record Workload(String name, int blockSize, int depth, boolean direct, String file) {
     public static final String RANDREAD = "randread";
     public static final String SEQREAD = "seqread";
+    /** Random reads, each thread a virtual thread. */
+    public static final String RANDREAD_VTHREADS = "randread-vthreads";
+    /** Random positional writes over a cached file. */
+    public static final String RANDWRITE = "randwrite";
     /** Random reads of one block, each opening its file (one of many) first and closing it after. */
     public static final String OPEN_READ_CLOSE = "open-read-close";
     /** A file written front to back in chunks. */
@@ -48,7 +56,18 @@ public record Workload(String name, int blockSize, int depth, boolean direct, St
     }
 
     public boolean isRandom() {
-        return name.equals(RANDREAD) || name.equals(OPEN_READ_CLOSE);
+        return name.equals(RANDREAD) || name.equals(RANDREAD_VTHREADS) || name.equals(RANDWRITE)
+                || name.equals(OPEN_READ_CLOSE);
+    }
+
+    /** Whether the threads of this workload are virtual threads. */
+    public boolean virtualThreads() {
+        return name.equals(RANDREAD_VTHREADS);
+    }
+
+    /** Whether this workload writes to the file rather than reading it. */
+    public boolean writes() {
+        return name.equals(SEQWRITE) || name.equals(FILL) || name.equals(RANDWRITE);
     }
 
     /**
@@ -81,8 +100,7 @@ public record Workload(String name, int blockSize, int depth, boolean direct, St
 
     @Override
     public String toString() {
-        boolean writes = name.equals(SEQWRITE) || name.equals(FILL);
-        return name + " " + ByteSize.format(blockSize) + (writes ? ", " + file + " file" : "")
+        return name + " " + ByteSize.format(blockSize) + (writes() ? ", " + file + " file" : "")
                 + (direct ? ", O_DIRECT" : "") + (depth > 1 ? ", depth " + depth : "");
     }
 }
