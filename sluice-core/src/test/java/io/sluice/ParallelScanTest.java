@@ -254,14 +254,28 @@ class ParallelScanTest {
     void theFirstFailureStopsTheScanAndReachesTheCaller() throws IOException {
         Path p = Files.write(dir.resolve("f"), "x\n".repeat(10_000).getBytes(StandardCharsets.US_ASCII));
         AtomicInteger visits = new AtomicInteger();
+        AtomicInteger visitsAfter = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
         IOException e = assertThrows(IOException.class, () -> ParallelScan.lines().withThreads(2)
                 .withSegmentSize(10).scan(p, () -> null, (a, r, pos) -> {
+                    if (failed.get()) {
+                        // Slow the other thread down after the failure, so that a loaded machine descheduling the
+                        // failing thread cannot let it finish the file: only a scan that never stops can.
+                        visitsAfter.incrementAndGet();
+                        try {
+                            Thread.sleep(1);
+                        } catch (InterruptedException x) {
+                            throw new InterruptedIOException();
+                        }
+                    }
                     if (visits.incrementAndGet() == 5) {
+                        failed.set(true);
                         throw new IOException("bad record at " + pos);
                     }
                 }, (a, b) -> a));
         assertTrue(e.getMessage().startsWith("bad record at "), e.getMessage());
-        assertTrue(visits.get() < 100, "the scan stopped: " + visits.get() + " visits of 2000 segments");
+        assertTrue(visitsAfter.get() < 1000, "the scan stopped: " + visitsAfter.get()
+                + " visits after the failure, of 1995 segments left");
         assertThrows(java.nio.file.NoSuchFileException.class,
                 () -> ParallelScan.lines().scan(dir.resolve("missing"), () -> null, (a, r, pos) -> { }, (a, b) -> a));
     }
