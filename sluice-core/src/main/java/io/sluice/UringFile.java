@@ -5,16 +5,20 @@ import static io.sluice.internal.uring.Uapi.IORING_OP_CLOSE;
 import static io.sluice.internal.uring.Uapi.IORING_OP_FSYNC;
 import static io.sluice.internal.uring.Uapi.IORING_OP_OPENAT;
 import static io.sluice.internal.uring.Uapi.IORING_OP_READ;
+import static io.sluice.internal.uring.Uapi.IORING_OP_READV;
 import static io.sluice.internal.uring.Uapi.IORING_OP_READ_FIXED;
 import static io.sluice.internal.uring.Uapi.IORING_OP_WRITE;
+import static io.sluice.internal.uring.Uapi.IORING_OP_WRITEV;
 import static io.sluice.internal.uring.Uapi.IORING_OP_WRITE_FIXED;
 
 import io.sluice.internal.AlignedBuffers;
 import io.sluice.internal.Errno;
 import io.sluice.internal.Native;
+import io.sluice.internal.uring.Uapi;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.AccessDeniedException;
@@ -167,13 +171,15 @@ final class UringFile extends PositionalFile {
     }
 
     static boolean isRead(byte opcode) {
-        return opcode == IORING_OP_READ || opcode == IORING_OP_READ_FIXED;
+        return opcode == IORING_OP_READ || opcode == IORING_OP_READ_FIXED || opcode == IORING_OP_READV;
     }
 
     private static String opName(byte opcode) {
         return switch (opcode) {
             case IORING_OP_READ, IORING_OP_READ_FIXED -> "read";
             case IORING_OP_WRITE, IORING_OP_WRITE_FIXED -> "write";
+            case IORING_OP_READV -> "readv";
+            case IORING_OP_WRITEV -> "writev";
             case IORING_OP_FSYNC -> "fsync";
             default -> "io_uring op " + opcode;
         };
@@ -309,6 +315,180 @@ final class UringFile extends PositionalFile {
     @Override
     int writeArray(byte[] src, int offset, int length, long position) throws IOException {
         return bounced(false, MemorySegment.ofArray(src).asSlice(offset, length), position);
+    }
+
+    // ---------------------------------------------------------------- vectored: one READV/WRITEV
+
+    @Override
+    long readBuffers(ByteBuffer[] dsts, int offset, int count, long position) throws IOException {
+        return count == 1 ? super.readBuffers(dsts, offset, count, position)
+                : vector(true, dsts, null, offset, count, position);
+    }
+
+    @Override
+    long readSegments(MemorySegment[] dsts, int offset, int count, long position) throws IOException {
+        return count == 1 ? super.readSegments(dsts, offset, count, position)
+                : vector(true, null, dsts, offset, count, position);
+    }
+
+    @Override
+    long writeBuffers(ByteBuffer[] srcs, int offset, int count, long position) throws IOException {
+        return count == 1 ? super.writeBuffers(srcs, offset, count, position)
+                : vector(false, srcs, null, offset, count, position);
+    }
+
+    @Override
+    long writeSegments(MemorySegment[] srcs, int offset, int count, long position) throws IOException {
+        return count == 1 ? super.writeSegments(srcs, offset, count, position)
+                : vector(false, null, srcs, offset, count, position);
+    }
+
+    /**
+     * A vector as one IORING_OP_READV/WRITEV. The iovec array is the request slot's own ({@link UringLane#iovec}),
+     * filled when the slot is claimed. Native memory is named as it is; heap elements are laid out one after another
+     * in one bounce chunk, and the vector is cut where the chunk is full (a short transfer, as the contract allows),
+     * so one call never needs more than one chunk. Exactly one of {@code bufs} and {@code segs} is given.
+     */
+    private long vector(boolean read, ByteBuffer[] bufs, MemorySegment[] segs, int offset, int count, long position)
+            throws IOException {
+        // Plan: how many elements go in (k), how long the last one is, how much bounce memory the heap ones take.
+        int k = 0;
+        int lastLen = 0;
+        int bounceBytes = 0;
+        for (int i = offset; i < offset + count; i++) {
+            int len = (int) Math.min(bufs != null ? bufs[i].remaining() : segs[i].byteSize(), MAX_TRANSFER);
+            if (isHeap(bufs, segs, i)) {
+                checkDirect(0, len, position); // O_DIRECT: each piece a whole number of blocks
+                int room = UringLane.CHUNK - bounceBytes;
+                if (len > room) {
+                    if (k == 0) {
+                        k = 1;
+                        lastLen = room; // a first element larger than the chunk goes in as far as it fits
+                        bounceBytes = room;
+                    }
+                    break;
+                }
+                bounceBytes += bounceSpan(len);
+            } else if (align != 0) {
+                checkDirect(address(bufs, segs, i), len, position);
+            }
+            k++;
+            lastLen = len;
+        }
+        beginUse();
+        UringLane lane = pool.lane();
+        int chunk = -1;
+        try {
+            long bounce = 0;
+            MemorySegment bounceMem = null;
+            if (bounceBytes > 0) {
+                chunk = lane.takeChunk();
+                bounceMem = chunk >= 0 ? lane.chunk(chunk)
+                        : MemorySegment.ofBuffer(AlignedBuffers.allocate(UringLane.CHUNK)); // all chunks busy
+                bounce = bounceMem.address();
+                if (!read) {
+                    long at = 0;
+                    for (int j = 0; j < k; j++) {
+                        int i = offset + j;
+                        if (isHeap(bufs, segs, i)) {
+                            int len = j == k - 1 ? lastLen : length(bufs, segs, i);
+                            MemorySegment.copy(segment(bufs, segs, i), 0, bounceMem, at, len);
+                            at += bounceSpan(len);
+                        }
+                    }
+                }
+            }
+            byte opcode = read ? IORING_OP_READV : IORING_OP_WRITEV;
+            int kk = k;
+            int last = lastLen;
+            long bounceBase = bounce;
+            int fdArg = slot >= 0 ? slot : fd;
+            boolean fixed = slot >= 0;
+            UringLane.Prep prep = (ring, sqe, unused, s, op) -> {
+                MemorySegment iov = UringLane.iovec(op, kk);
+                long at = 0;
+                for (int j = 0; j < kk; j++) {
+                    int i = offset + j;
+                    int len = j == kk - 1 ? last : length(bufs, segs, i);
+                    long addr;
+                    if (isHeap(bufs, segs, i)) {
+                        addr = bounceBase + at;
+                        at += bounceSpan(len);
+                    } else {
+                        addr = address(bufs, segs, i);
+                    }
+                    iov.set(ValueLayout.JAVA_LONG, Uapi.IOVEC_SIZE * j, addr);
+                    iov.set(ValueLayout.JAVA_LONG, Uapi.IOVEC_SIZE * j + 8, len);
+                }
+                ring.prep(sqe, opcode, fdArg, fixed, iov.address(), kk, position, s);
+            };
+            int[] slotOut = new int[1];
+            while (lane.trySubmit(1, prep, slotOut, 0) == 0) {
+                lane.backOff(); // every slot is in flight
+            }
+            int res = lane.await(slotOut[0]);
+            if (res < 0) {
+                if (res == -Errno.EINVAL && read && align == 0 && position >= Native.size(fd)) {
+                    return -1;
+                }
+                long total = 0;
+                for (int j = 0; j < k; j++) {
+                    total += j == k - 1 ? lastLen : length(bufs, segs, offset + j);
+                }
+                throw errnoFailure(opcode, position, total, res);
+            }
+            if (read && res == 0) {
+                return -1; // the first element is never empty, so nothing read means the end of the file
+            }
+            // Hand out the result: copy bounced bytes to the heap elements, move the buffers' positions.
+            long left = res;
+            long at = 0;
+            for (int j = 0; j < k && left > 0; j++) {
+                int i = offset + j;
+                int len = j == k - 1 ? lastLen : length(bufs, segs, i);
+                int got = (int) Math.min(len, left);
+                if (isHeap(bufs, segs, i)) {
+                    if (read) {
+                        MemorySegment.copy(bounceMem, at, segment(bufs, segs, i), 0, got);
+                    }
+                    at += bounceSpan(len);
+                }
+                if (bufs != null) {
+                    bufs[i].position(bufs[i].position() + got);
+                }
+                left -= got;
+            }
+            return res;
+        } finally {
+            if (chunk >= 0) {
+                lane.giveChunk(chunk);
+            }
+            endUse();
+        }
+    }
+
+    /** Bounce bytes a heap element of {@code len} takes: rounded up to the O_DIRECT block, or to 16 bytes. */
+    private int bounceSpan(int len) {
+        int a = Math.max(align, 16);
+        return (len + a - 1) & -a;
+    }
+
+    private static boolean isHeap(ByteBuffer[] bufs, MemorySegment[] segs, int i) {
+        return bufs != null ? !bufs[i].isDirect() : !segs[i].isNative();
+    }
+
+    private static int length(ByteBuffer[] bufs, MemorySegment[] segs, int i) {
+        return (int) Math.min(bufs != null ? bufs[i].remaining() : segs[i].byteSize(), MAX_TRANSFER);
+    }
+
+    /** The element's bytes (from a buffer's position) as a segment. */
+    private static MemorySegment segment(ByteBuffer[] bufs, MemorySegment[] segs, int i) {
+        return bufs != null ? MemorySegment.ofBuffer(bufs[i]) : segs[i];
+    }
+
+    private static long address(ByteBuffer[] bufs, MemorySegment[] segs, int i) {
+        return bufs != null ? (bufs[i].hasRemaining() ? MemorySegment.ofBuffer(bufs[i]).address() : 0)
+                : segs[i].address();
     }
 
     // ---------------------------------------------------------------- asynchronous

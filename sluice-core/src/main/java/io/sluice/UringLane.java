@@ -3,6 +3,7 @@ package io.sluice;
 import io.sluice.internal.Errno;
 import io.sluice.internal.Native;
 import io.sluice.internal.uring.Ring;
+import io.sluice.internal.uring.Uapi;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -46,6 +47,22 @@ final class UringLane implements AutoCloseable {
         /** Bounce chunk held by an asynchronous request, or -1; {@link #copyTo} receives a read's bytes. */
         int chunk = -1;
         MemorySegment copyTo;
+        /** This slot's iovec array for READV/WRITEV, grown on demand and then reused; see {@link #iovec}. */
+        MemorySegment iov;
+    }
+
+    /**
+     * The iovec array of {@code op}'s slot with room for {@code count} entries. It belongs to the slot, so it stays
+     * valid while the request is in flight (the kernel may read it late, from an SQPOLL thread or a worker) and is
+     * allocated only when a slot first meets a longer vector. Called from a {@link Prep}, under the submit lock.
+     */
+    static MemorySegment iovec(Op op, int count) {
+        long need = Uapi.IOVEC_SIZE * count;
+        if (op.iov == null || op.iov.byteSize() < need) {
+            long size = Math.max(Uapi.IOVEC_SIZE * 8, Long.highestOneBit(need - 1) << 1);
+            op.iov = Arena.ofAuto().allocate(size, 8);
+        }
+        return op.iov;
     }
 
     final Ring ring;
