@@ -70,7 +70,8 @@ public abstract class PositionalFile implements Closeable {
      *
      * @param options {@link java.nio.file.StandardOpenOption}s as for {@code FileChannel.open} (READ is implied;
      *                APPEND is refused since every write names its position), {@link java.nio.file.LinkOption
-     *                #NOFOLLOW_LINKS}, an {@link Advice}, and {@link SluiceOption#DIRECT} (IO_URING only)
+     *                #NOFOLLOW_LINKS}, an {@link Advice}, and {@link SluiceOption#DIRECT}, {@link SluiceOption#SQPOLL},
+     *                {@link SluiceOption#IOPOLL} (IO_URING only)
      * @throws java.nio.file.NoSuchFileException if the file does not exist and is not to be created
      * @throws IOException if the file cannot be opened
      */
@@ -89,9 +90,10 @@ public abstract class PositionalFile implements Closeable {
         Objects.requireNonNull(engine, "engine");
         OpenSpec spec = OpenSpec.parse(options);
         engine.requireAvailable();
-        if (spec.direct() && engine != Engine.IO_URING) {
-            throw new UnsupportedOperationException("SluiceOption.DIRECT is supported by the IO_URING engine only, not "
-                    + engine);
+        if (engine != Engine.IO_URING && (spec.direct() || spec.sqpoll() || spec.iopoll())) {
+            String option = spec.direct() ? "DIRECT" : spec.sqpoll() ? "SQPOLL" : "IOPOLL";
+            throw new UnsupportedOperationException("SluiceOption." + option
+                    + " is supported by the IO_URING engine only, not " + engine);
         }
         return switch (engine) {
             case CLASSIC -> ClassicFile.open(path, spec);

@@ -50,7 +50,13 @@ import java.util.concurrent.locks.LockSupport;
 final class UringFile extends PositionalFile {
     private static final int CLOSED = 1 << 30;
 
+    /** The rings this file's reads and writes go through. */
     private final UringPool pool;
+    /**
+     * The rings for open, close and fsync: {@link #pool} itself, except for an IOPOLL pool, whose rings the kernel
+     * lets carry only reads and writes.
+     */
+    private final UringPool ctl;
     private final int fd;
     private final int slot;
     private final int align;
@@ -58,16 +64,33 @@ final class UringFile extends PositionalFile {
     private final AtomicInteger users = new AtomicInteger();
     private volatile Thread closer;
 
-    private UringFile(Path path, OpenSpec spec, UringPool pool, int fd, int slot, int align) {
+    private UringFile(Path path, OpenSpec spec, UringPool pool, UringPool ctl, int fd, int slot, int align) {
         super(path, Engine.IO_URING, spec);
         this.pool = pool;
+        this.ctl = ctl;
         this.fd = fd;
         this.slot = slot;
         this.align = align;
     }
 
     static UringFile open(Path path, OpenSpec spec) throws IOException {
-        return open(path, spec, UringPool.get());
+        int setup = spec.uringSetupFlags();
+        if (setup == 0) {
+            return open(path, spec, UringPool.get());
+        }
+        UringPool polled;
+        try {
+            polled = UringPool.polled(setup);
+        } catch (IOException e) {
+            throw new IOException("cannot open " + path + " with " + pollOptions(spec)
+                    + ": the kernel refused such an io_uring ring: " + e.getMessage(), e);
+        }
+        return open(path, spec, polled);
+    }
+
+    private static String pollOptions(OpenSpec spec) {
+        return spec.sqpoll() && spec.iopoll() ? "SluiceOption.SQPOLL and IOPOLL"
+                : spec.sqpoll() ? "SluiceOption.SQPOLL" : "SluiceOption.IOPOLL";
     }
 
     /** Opens on the given rings (tests use small ones to provoke back-pressure). */
@@ -94,16 +117,21 @@ final class UringFile extends PositionalFile {
         if (spec.direct()) {
             flags |= Native.O_DIRECT;
         }
-        int fd = openat(pool, path, flags);
+        UringPool ctl = (pool.setupFlags & Uapi.IORING_SETUP_IOPOLL) != 0 ? UringPool.get() : pool;
+        int fd = openat(ctl, path, flags);
         boolean success = false;
+        int slot = -1;
         try {
             if (spec.direct()) {
                 // The file system's own block size: the alignment O_DIRECT transfers need there.
                 align = (int) Math.max(512, Files.getFileStore(path).getBlockSize());
             }
-            int slot = pool.register(fd);
+            if ((pool.setupFlags & Uapi.IORING_SETUP_IOPOLL) != 0) {
+                IopollCheck.deviceCanPoll(path, pool.lane(), fd, align);
+            }
+            slot = pool.register(fd);
             success = true;
-            return new UringFile(path, spec, pool, fd, slot, align);
+            return new UringFile(path, spec, pool, ctl, fd, slot, align);
         } finally {
             if (!success) {
                 Native.close(fd);
@@ -702,7 +730,18 @@ final class UringFile extends PositionalFile {
     public void force(boolean metadata) throws IOException {
         beginUse();
         try {
-            io(pool.lane(), IORING_OP_FSYNC, 0, 0, 0, metadata ? 0 : IORING_FSYNC_DATASYNC, -1);
+            int opFlags = metadata ? 0 : IORING_FSYNC_DATASYNC;
+            if (ctl == pool) {
+                io(pool.lane(), IORING_OP_FSYNC, 0, 0, 0, opFlags, -1);
+            } else {
+                // IOPOLL rings refuse fsync: it goes through the default rings, by descriptor (not registered there).
+                UringLane lane = ctl.lane();
+                int rc = lane.await(lane.submitOne(IORING_OP_FSYNC, fd, false, 0, 0, 0, opFlags, -1, null, null, null,
+                        -1, null));
+                if (rc < 0) {
+                    throw errnoFailure(IORING_OP_FSYNC, 0, 0, rc);
+                }
+            }
         } finally {
             endUse();
         }
@@ -732,7 +771,7 @@ final class UringFile extends PositionalFile {
                 failure = e;
             }
         }
-        UringLane lane = pool.lane();
+        UringLane lane = ctl.lane();
         int rc = lane.await(lane.submitOne(IORING_OP_CLOSE, fd, false, 0, 0, 0, 0, -1, null, null, null, -1, null));
         if (rc < 0) {
             IOException e = new IOException("io_uring close(path=" + path() + "): " + Errno.describe(rc));
@@ -745,6 +784,16 @@ final class UringFile extends PositionalFile {
             throw failure;
         }
         return true;
+    }
+
+    /** For tests: the descriptor. */
+    int fd() {
+        return fd;
+    }
+
+    /** For tests: the rings this file's reads and writes go through. */
+    UringPool pool() {
+        return pool;
     }
 
     /** For tests: the descriptor's registered slot, or -1. */

@@ -87,9 +87,19 @@ final class UringLane implements AutoCloseable {
     private final MemorySegment reaperState = Native.newCallState();
     private volatile boolean reaperIdle;
     private volatile boolean closed;
+    /** A kernel thread submits for this ring (IORING_SETUP_SQPOLL). */
+    private final boolean sqPoll;
+    /** With SQPOLL, how long a waiter watches the completion queue before parking: about one device round trip. */
+    private static final long SQPOLL_SPIN_NANOS = 50_000;
 
     UringLane(int entries, int chunks, String name) throws IOException {
-        this.ring = Ring.create(entries, 0);
+        this(entries, chunks, name, 0);
+    }
+
+    /** @param setupFlags IORING_SETUP_SQPOLL and/or IORING_SETUP_IOPOLL, or 0 */
+    UringLane(int entries, int chunks, String name, int setupFlags) throws IOException {
+        this.ring = Ring.create(entries, setupFlags);
+        this.sqPoll = (ring.flags() & Uapi.IORING_SETUP_SQPOLL) != 0;
         boolean success = false;
         try {
             int slots = Math.min(ring.sqEntries(), ring.cqEntries() / 2);
@@ -245,6 +255,11 @@ final class UringLane implements AutoCloseable {
     private void enterSubmit() throws IOException {
         for (int spins = 0; ring.unsubmitted() > 0; spins++) {
             int rc = ring.submit(submitState, 0);
+            if (rc >= 0 && sqPoll) {
+                // The poller takes the entries when it gets to them; Ring.submit woke it if it slept. Waiting here
+                // for the kernel's SQ head to move would only spin under the lock.
+                return;
+            }
             if (rc >= 0) {
                 if (rc == 0) {
                     Thread.onSpinWait();
@@ -268,6 +283,18 @@ final class UringLane implements AutoCloseable {
         Op op = ops[slot];
         if (!op.done) {
             drainIfFree();
+        }
+        if (!op.done && sqPoll) {
+            // The kernel thread submits and completes without us: watch the completion queue for a moment rather
+            // than pay for a park, an unpark and the reaper's wake-up for a request that is about to complete.
+            long deadline = System.nanoTime() + SQPOLL_SPIN_NANOS;
+            while (!op.done && System.nanoTime() - deadline < 0) {
+                if (ring.cqReady() > 0) {
+                    drainIfFree();
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
         }
         if (!op.done && Thread.currentThread() == reaper) {
             // A dependent action of an async request, run by the reaper, made a blocking call: nobody else waits in
