@@ -479,6 +479,11 @@ final class UringLane implements AutoCloseable {
         }
     }
 
+    /** For tests: the iovec array slot {@code slot} holds, or null. */
+    MemorySegment iovOf(int slot) {
+        return ops[slot].iov;
+    }
+
     /** Outstanding requests (for tests and close). */
     int pending() {
         return pending.get();

@@ -3,6 +3,7 @@ package io.sluice;
 import static java.nio.file.StandardOpenOption.CREATE_NEW;
 import static java.nio.file.StandardOpenOption.WRITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -275,6 +276,36 @@ class UringEngineTest {
         }
         byte[] disk = Files.readAllBytes(p);
         assertPattern(java.util.Arrays.copyOfRange(disk, block, 7 * block), 2L * block);
+    }
+
+    @Test
+    void aSlotKeepsItsIovecArrayAcrossVectoredCalls() throws IOException {
+        Path p = Pattern.file(dir.resolve("f"), 1 << 20);
+        UringPool one = new UringPool(1, 1, 1);
+        try (Arena arena = Arena.ofConfined(); PositionalFile f = UringFile.open(p, OpenSpec.parse(), one)) {
+            UringLane lane = one.lanes[0];
+            assertEquals(1, lane.slots(), "one slot, so every request uses the same one");
+            MemorySegment[] three = {arena.allocate(10), arena.allocate(20), arena.allocate(30)};
+            assertEquals(60, f.read(0, three));
+            MemorySegment first = lane.iovOf(0);
+            assertEquals(60, f.read(100, three));
+            assertSame(first, lane.iovOf(0), "reused, not allocated per call");
+            MemorySegment[] many = new MemorySegment[300];
+            for (int i = 0; i < many.length; i++) {
+                many[i] = arena.allocate(7);
+            }
+            assertEquals(2100, f.read(5, many));
+            MemorySegment grown = lane.iovOf(0);
+            assertTrue(grown.byteSize() >= 300 * Uapi.IOVEC_SIZE, "grown to the longer vector");
+            assertEquals(60, f.read(7, three));
+            assertSame(grown, lane.iovOf(0), "kept after growing");
+            for (int i = 0; i < many.length; i++) {
+                assertPattern(many[i].toArray(ValueLayout.JAVA_BYTE), 5 + 7L * i);
+            }
+            assertPattern(three[2].toArray(ValueLayout.JAVA_BYTE), 37);
+        } finally {
+            one.close();
+        }
     }
 
     @Test
