@@ -101,7 +101,10 @@ final class UringPool {
      *                     later open tries again
      */
     static UringPool polled(int setupFlags) throws IOException {
-        get(); // io_uring itself must work here, with the same message as the default pool when it does not
+        String why = unavailabilityCause();
+        if (why != null) {
+            throw new UnsupportedOperationException("engine IO_URING is not available: " + why);
+        }
         synchronized (LOCK) {
             UringPool p = POLLED.get(setupFlags);
             if (p == null) {
