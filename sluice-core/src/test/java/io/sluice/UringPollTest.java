@@ -268,4 +268,18 @@ class UringPollTest {
             }
         }
     }
+
+    /**
+     * A ring the kernel refuses is an IOException with its errno, never a plain ring instead: SQPOLL with
+     * DEFER_TASKRUN (which needs SINGLE_ISSUER) is refused by every kernel, however many optional flags are dropped.
+     */
+    @Test
+    void aPolledRingTheKernelRefusesIsAnErrorNamingIt() {
+        int flags = Uapi.IORING_SETUP_SQPOLL | Uapi.IORING_SETUP_DEFER_TASKRUN;
+        for (int attempt = 0; attempt < 2; attempt++) { // not cached: the second open asks the kernel again
+            IOException e = assertThrows(IOException.class, () -> UringPool.polled(flags));
+            assertTrue(e.getMessage().startsWith("io_uring_setup(") && e.getMessage().contains("EINVAL")
+                    && e.getMessage().contains("flags=0x" + Integer.toHexString(flags) + ")"), e.getMessage());
+        }
+    }
 }
