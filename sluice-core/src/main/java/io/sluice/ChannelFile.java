@@ -213,6 +213,137 @@ final class ChannelFile extends PositionalFile {
         }
     }
 
+    // ---------------------------------------------------------------- vectored: FileChannel has no positional scatter
+
+    // FileChannel's scattering read and gathering write use and move the channel's own position, which threads share,
+    // so they cannot serve positional calls. A vector that fits in one bounce buffer is therefore moved with one
+    // pread or pwrite and copied out or in: one system call, and a write lands as one piece, as pwritev would. A
+    // larger vector falls back to one positional call per element (PositionalFile's default), stopping at the first
+    // short one.
+
+    /** Bounce capacity, or -1 when the vector must go element by element. */
+    private static int fitsBounce(long bytes, int count) {
+        return count > 1 && bytes <= BOUNCE.bufferSize() ? (int) bytes : -1;
+    }
+
+    @Override
+    long readBuffers(ByteBuffer[] dsts, int offset, int count, long position) throws IOException {
+        long bytes = 0;
+        for (int i = offset; i < offset + count; i++) {
+            bytes += dsts[i].remaining();
+        }
+        int want = fitsBounce(bytes, count);
+        if (want < 0) {
+            return super.readBuffers(dsts, offset, count, position);
+        }
+        ByteBuffer b = BOUNCE.acquire();
+        try {
+            b.clear().limit(want);
+            int n = pread(b, position);
+            if (n <= 0) {
+                return n;
+            }
+            b.flip();
+            for (int i = offset; i < offset + count && b.hasRemaining(); i++) {
+                ByteBuffer d = dsts[i];
+                int k = Math.min(d.remaining(), b.remaining());
+                d.put(d.position(), b, b.position(), k).position(d.position() + k);
+                b.position(b.position() + k);
+            }
+            return n;
+        } finally {
+            BOUNCE.release(b);
+        }
+    }
+
+    @Override
+    long readSegments(MemorySegment[] dsts, int offset, int count, long position) throws IOException {
+        long bytes = 0;
+        for (int i = offset; i < offset + count; i++) {
+            bytes += dsts[i].byteSize();
+        }
+        int want = fitsBounce(bytes, count);
+        if (want < 0) {
+            return super.readSegments(dsts, offset, count, position);
+        }
+        ByteBuffer b = BOUNCE.acquire();
+        try {
+            b.clear().limit(want);
+            int n = pread(b, position);
+            if (n <= 0) {
+                return n;
+            }
+            MemorySegment bounce = MemorySegment.ofBuffer(b.flip());
+            long at = 0;
+            for (int i = offset; i < offset + count && at < n; i++) {
+                long k = Math.min(dsts[i].byteSize(), n - at);
+                MemorySegment.copy(bounce, at, dsts[i], 0, k);
+                at += k;
+            }
+            return n;
+        } finally {
+            BOUNCE.release(b);
+        }
+    }
+
+    @Override
+    long writeBuffers(ByteBuffer[] srcs, int offset, int count, long position) throws IOException {
+        long bytes = 0;
+        for (int i = offset; i < offset + count; i++) {
+            bytes += srcs[i].remaining();
+        }
+        int want = fitsBounce(bytes, count);
+        if (want < 0) {
+            return super.writeBuffers(srcs, offset, count, position);
+        }
+        ByteBuffer b = BOUNCE.acquire();
+        try {
+            b.clear();
+            for (int i = offset; i < offset + count; i++) {
+                // Absolute copies: a source's position moves only once the write has said how much it took.
+                ByteBuffer s = srcs[i];
+                b.put(b.position(), s, s.position(), s.remaining()).position(b.position() + s.remaining());
+            }
+            b.flip();
+            int n = pwrite(b, position);
+            int left = n;
+            for (int i = offset; i < offset + count && left > 0; i++) {
+                ByteBuffer s = srcs[i];
+                int k = Math.min(s.remaining(), left);
+                s.position(s.position() + k);
+                left -= k;
+            }
+            return n;
+        } finally {
+            BOUNCE.release(b);
+        }
+    }
+
+    @Override
+    long writeSegments(MemorySegment[] srcs, int offset, int count, long position) throws IOException {
+        long bytes = 0;
+        for (int i = offset; i < offset + count; i++) {
+            bytes += srcs[i].byteSize();
+        }
+        int want = fitsBounce(bytes, count);
+        if (want < 0) {
+            return super.writeSegments(srcs, offset, count, position);
+        }
+        ByteBuffer b = BOUNCE.acquire();
+        try {
+            MemorySegment bounce = MemorySegment.ofBuffer(b.clear());
+            long at = 0;
+            for (int i = offset; i < offset + count; i++) {
+                MemorySegment.copy(srcs[i], 0, bounce, at, srcs[i].byteSize());
+                at += srcs[i].byteSize();
+            }
+            b.clear().limit(want);
+            return pwrite(b, position);
+        } finally {
+            BOUNCE.release(b);
+        }
+    }
+
     // ---------------------------------------------------------------- metadata
 
     @Override

@@ -147,6 +147,36 @@ final class ClassicFile extends PositionalFile {
         }
     }
 
+    // Vectored calls hold the lock across the whole vector, so no other call of this file lands between its pieces.
+
+    @Override
+    long readBuffers(ByteBuffer[] dsts, int offset, int count, long position) throws IOException {
+        synchronized (lock) {
+            return super.readBuffers(dsts, offset, count, position);
+        }
+    }
+
+    @Override
+    long readSegments(MemorySegment[] dsts, int offset, int count, long position) throws IOException {
+        synchronized (lock) {
+            return super.readSegments(dsts, offset, count, position);
+        }
+    }
+
+    @Override
+    long writeBuffers(ByteBuffer[] srcs, int offset, int count, long position) throws IOException {
+        synchronized (lock) {
+            return super.writeBuffers(srcs, offset, count, position);
+        }
+    }
+
+    @Override
+    long writeSegments(MemorySegment[] srcs, int offset, int count, long position) throws IOException {
+        synchronized (lock) {
+            return super.writeSegments(srcs, offset, count, position);
+        }
+    }
+
     @Override
     public long size() throws IOException {
         synchronized (lock) {

@@ -7,13 +7,16 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /** The open options of one {@link PositionalFile#open} call, checked and sorted out once for every engine. */
-record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice advice, boolean direct) {
+record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice advice, boolean direct, boolean sqpoll,
+                boolean iopoll) {
 
     static OpenSpec parse(OpenOption... options) {
         EnumSet<StandardOpenOption> std = EnumSet.of(StandardOpenOption.READ);
         boolean noFollow = false;
         Advice advice = Advice.NORMAL;
         boolean direct = false;
+        boolean sqpoll = false;
+        boolean iopoll = false;
         for (OpenOption o : options) {
             switch (o) {
                 case null -> throw new NullPointerException("null open option");
@@ -23,6 +26,8 @@ record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice 
                 case LinkOption l when l == LinkOption.NOFOLLOW_LINKS -> noFollow = true;
                 case Advice a -> advice = a;
                 case SluiceOption so when so == SluiceOption.DIRECT -> direct = true;
+                case SluiceOption so when so == SluiceOption.SQPOLL -> sqpoll = true;
+                case SluiceOption so when so == SluiceOption.IOPOLL -> iopoll = true;
                 default -> throw new UnsupportedOperationException("unsupported open option: " + o);
             }
         }
@@ -32,7 +37,17 @@ record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice 
             std.remove(StandardOpenOption.CREATE_NEW);
             std.remove(StandardOpenOption.TRUNCATE_EXISTING);
         }
-        return new OpenSpec(Set.copyOf(std), noFollow, advice, direct);
+        if (iopoll && !direct) {
+            throw new IllegalArgumentException("SluiceOption.IOPOLL requires SluiceOption.DIRECT: the kernel polls "
+                    + "only O_DIRECT transfers");
+        }
+        return new OpenSpec(Set.copyOf(std), noFollow, advice, direct, sqpoll, iopoll);
+    }
+
+    /** The io_uring setup flags these options ask for (0 for the shared default rings). */
+    int uringSetupFlags() {
+        return (sqpoll ? io.sluice.internal.uring.Uapi.IORING_SETUP_SQPOLL : 0)
+                | (iopoll ? io.sluice.internal.uring.Uapi.IORING_SETUP_IOPOLL : 0);
     }
 
     boolean writable() {

@@ -70,7 +70,8 @@ public abstract class PositionalFile implements Closeable {
      *
      * @param options {@link java.nio.file.StandardOpenOption}s as for {@code FileChannel.open} (READ is implied;
      *                APPEND is refused since every write names its position), {@link java.nio.file.LinkOption
-     *                #NOFOLLOW_LINKS}, an {@link Advice}, and {@link SluiceOption#DIRECT} (IO_URING only)
+     *                #NOFOLLOW_LINKS}, an {@link Advice}, and {@link SluiceOption#DIRECT}, {@link SluiceOption#SQPOLL},
+     *                {@link SluiceOption#IOPOLL} (IO_URING only)
      * @throws java.nio.file.NoSuchFileException if the file does not exist and is not to be created
      * @throws IOException if the file cannot be opened
      */
@@ -89,9 +90,10 @@ public abstract class PositionalFile implements Closeable {
         Objects.requireNonNull(engine, "engine");
         OpenSpec spec = OpenSpec.parse(options);
         engine.requireAvailable();
-        if (spec.direct() && engine != Engine.IO_URING) {
-            throw new UnsupportedOperationException("SluiceOption.DIRECT is supported by the IO_URING engine only, not "
-                    + engine);
+        if (engine != Engine.IO_URING && (spec.direct() || spec.sqpoll() || spec.iopoll())) {
+            String option = spec.direct() ? "DIRECT" : spec.sqpoll() ? "SQPOLL" : "IOPOLL";
+            throw new UnsupportedOperationException("SluiceOption." + option
+                    + " is supported by the IO_URING engine only, not " + engine);
         }
         return switch (engine) {
             case CLASSIC -> ClassicFile.open(path, spec);
@@ -301,6 +303,150 @@ public abstract class PositionalFile implements Closeable {
         } while (done < length);
     }
 
+    // ---------------------------------------------------------------- vectored (scatter/gather)
+
+    /**
+     * Reads bytes at {@code position} into {@code dsts} in order, each from its position to its limit, as one
+     * transfer: a buffer is filled before the next one receives anything, and each buffer's position advances by what
+     * it received. Empty buffers are skipped.
+     *
+     * <p>Like the other reads it may transfer fewer bytes than remain, returns 0 only when no buffer has room, and -1
+     * when {@code position} is at or past the end of the file; a file that ends in the middle of the vector fills the
+     * buffers up to its end and returns that count. More buffers than the kernel takes in one call ({@link #IOV_MAX})
+     * are handed over in several calls, as are more than about 1 GiB in total; the call stops at the first short one.
+     *
+     * <p>How the engines do it: IO_URING with one {@code IORING_OP_READV}; CHANNEL, since {@code FileChannel} has no
+     * positional scatter, with one {@code pread} into a pooled buffer copied out when the vector fits in it, otherwise
+     * with one positional read per buffer; CLASSIC with one read per buffer under its lock; MMAP with memory copies.
+     *
+     * @return the number of bytes read, possibly fewer than remain in all the buffers; -1 at end of file
+     * @throws IllegalArgumentException if {@code position} is negative or a buffer is read-only, before any I/O
+     * @throws NullPointerException if {@code dsts} or one of its elements is null, before any I/O
+     */
+    public final long read(long position, ByteBuffer... dsts) throws IOException {
+        checkPosition(position);
+        Objects.requireNonNull(dsts, "dsts");
+        for (int i = 0; i < dsts.length; i++) {
+            if (element(dsts, "dsts", i).isReadOnly()) {
+                throw new IllegalArgumentException("read-only destination buffer (dsts[" + i + "])");
+            }
+        }
+        return vectored(true, position, dsts, null);
+    }
+
+    /**
+     * Reads bytes at {@code position} into each of {@code dsts} in turn, whole; see {@link #read(long, ByteBuffer...)}.
+     *
+     * @return the number of bytes read, possibly fewer than the segments hold; -1 at end of file
+     * @throws IllegalArgumentException if {@code position} is negative or a segment is read-only, before any I/O
+     */
+    public final long read(long position, MemorySegment... dsts) throws IOException {
+        checkPosition(position);
+        Objects.requireNonNull(dsts, "dsts");
+        for (int i = 0; i < dsts.length; i++) {
+            if (element(dsts, "dsts", i).isReadOnly()) {
+                throw new IllegalArgumentException("read-only destination segment (dsts[" + i + "])");
+            }
+        }
+        return vectored(true, position, null, dsts);
+    }
+
+    /**
+     * Writes the bytes of {@code srcs} in order, each from its position to its limit, at {@code position} as one
+     * transfer (a gather write); each buffer's position advances by what was taken from it. The rules and the way
+     * each engine does it are those of {@link #read(long, ByteBuffer...)}, with {@code IORING_OP_WRITEV} and
+     * {@code pwrite}.
+     *
+     * @return the number of bytes written, possibly fewer than remained
+     * @throws IllegalArgumentException if {@code position} is negative or position + length overflows, before any I/O
+     */
+    public final long write(long position, ByteBuffer... srcs) throws IOException {
+        Objects.requireNonNull(srcs, "srcs");
+        long total = 0;
+        for (int i = 0; i < srcs.length; i++) {
+            total += element(srcs, "srcs", i).remaining();
+        }
+        checkWrite(position, total);
+        return vectored(false, position, srcs, null);
+    }
+
+    /**
+     * Writes each of {@code srcs} whole, in order, at {@code position}; see {@link #write(long, ByteBuffer...)}.
+     *
+     * @return the number of bytes written, possibly fewer than the segments hold
+     */
+    public final long write(long position, MemorySegment... srcs) throws IOException {
+        Objects.requireNonNull(srcs, "srcs");
+        long total = 0;
+        for (int i = 0; i < srcs.length; i++) {
+            total += element(srcs, "srcs", i).byteSize();
+            if (total < 0) {
+                throw new IllegalArgumentException("the segments hold more than Long.MAX_VALUE bytes");
+            }
+        }
+        checkWrite(position, total);
+        return vectored(false, position, null, srcs);
+    }
+
+    /** The most buffers one vectored system call takes on Linux ({@code UIO_MAXIOV}); longer vectors are split. */
+    public static final int IOV_MAX = 1024;
+
+    /**
+     * Hands the vector to the engine in groups of at most {@link #IOV_MAX} elements and about {@link #MAX_TRANSFER}
+     * bytes, each group starting with a non-empty element, stopping at the first short group. Exactly one of
+     * {@code bufs} and {@code segs} is given; arguments are checked.
+     */
+    private long vectored(boolean read, long position, ByteBuffer[] bufs, MemorySegment[] segs) throws IOException {
+        int n = bufs != null ? bufs.length : segs.length;
+        long total = 0;
+        int i = 0;
+        for (;;) {
+            while (i < n && length(bufs, segs, i) == 0) {
+                i++; // a group never starts with an empty element, so an engine always has bytes to move
+            }
+            if (i == n) {
+                break;
+            }
+            int end = i;
+            long bytes = 0;
+            while (end < n && end - i < IOV_MAX && bytes < MAX_TRANSFER) {
+                bytes += length(bufs, segs, end++);
+            }
+            long r;
+            if (bufs != null) {
+                r = read ? readBuffers(bufs, i, end - i, position + total)
+                        : writeBuffers(bufs, i, end - i, position + total);
+            } else {
+                r = read ? readSegments(segs, i, end - i, position + total)
+                        : writeSegments(segs, i, end - i, position + total);
+            }
+            if (r < 0) {
+                return total == 0 ? -1 : total;
+            }
+            total += r;
+            if (r < bytes) {
+                return total;
+            }
+            i = end;
+        }
+        if (total == 0) {
+            ensureOpen(); // nothing to move: still report a closed file, as the single-buffer calls do
+        }
+        return total;
+    }
+
+    private static <T> T element(T[] array, String name, int i) {
+        T t = array[i];
+        if (t == null) {
+            throw new NullPointerException(name + "[" + i + "] is null");
+        }
+        return t;
+    }
+
+    private static long length(ByteBuffer[] bufs, MemorySegment[] segs, int i) {
+        return bufs != null ? bufs[i].remaining() : segs[i].byteSize();
+    }
+
     // ---------------------------------------------------------------- asynchronous
 
     /**
@@ -411,6 +557,89 @@ public abstract class PositionalFile implements Closeable {
     /** Throws {@link ClosedChannelException} if closed. */
     abstract void ensureOpen() throws ClosedChannelException;
 
+    /**
+     * Reads into {@code dsts[offset, offset + count)} in order, advancing each buffer's position; {@code dsts[offset]}
+     * has room, later ones may not, {@code count} is at most {@link #IOV_MAX}, and the room of all but the last
+     * buffer adds up to less than {@link #MAX_TRANSFER}. Returns the bytes read or -1 at end of file. This default reads one buffer at a
+     * time and stops at the first short read, which is what a vectored read is for an engine without one.
+     */
+    long readBuffers(ByteBuffer[] dsts, int offset, int count, long position) throws IOException {
+        long total = 0;
+        for (int i = offset; i < offset + count; i++) {
+            ByteBuffer b = dsts[i];
+            int want = b.remaining();
+            if (want == 0) {
+                continue;
+            }
+            int r = readBuffer(b, position + total);
+            if (r < 0) {
+                return total == 0 ? -1 : total;
+            }
+            total += r;
+            if (r < want || total >= MAX_TRANSFER) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    /** {@link #readBuffers} for segments, each read whole (capped at {@link #MAX_TRANSFER}). */
+    long readSegments(MemorySegment[] dsts, int offset, int count, long position) throws IOException {
+        long total = 0;
+        for (int i = offset; i < offset + count; i++) {
+            MemorySegment s = dsts[i];
+            if (s.byteSize() == 0) {
+                continue;
+            }
+            MemorySegment c = capped(s);
+            int r = readSegment(c, position + total);
+            if (r < 0) {
+                return total == 0 ? -1 : total;
+            }
+            total += r;
+            if (r < c.byteSize() || c != s || total >= MAX_TRANSFER) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    /** The gather counterpart of {@link #readBuffers}: the file is writable, the range does not overflow. */
+    long writeBuffers(ByteBuffer[] srcs, int offset, int count, long position) throws IOException {
+        long total = 0;
+        for (int i = offset; i < offset + count; i++) {
+            ByteBuffer b = srcs[i];
+            int want = b.remaining();
+            if (want == 0) {
+                continue;
+            }
+            int r = writeBuffer(b, position + total);
+            total += r;
+            if (r < want || total >= MAX_TRANSFER) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    /** The gather counterpart of {@link #readSegments}. */
+    long writeSegments(MemorySegment[] srcs, int offset, int count, long position) throws IOException {
+        long total = 0;
+        for (int i = offset; i < offset + count; i++) {
+            MemorySegment s = srcs[i];
+            if (s.byteSize() == 0) {
+                continue;
+            }
+            MemorySegment c = capped(s);
+            int r = writeSegment(c, position + total);
+            total += r;
+            if (r < c.byteSize() || c != s || total >= MAX_TRANSFER) {
+                break;
+            }
+        }
+        return total;
+    }
+
     /** {@link #readBuffer} for engines whose natural form is a segment: the buffer's remaining bytes as one. */
     final int readBufferAsSegment(ByteBuffer dst, long position) throws IOException {
         int n = readSegment(MemorySegment.ofBuffer(dst), position);
@@ -435,7 +664,7 @@ public abstract class PositionalFile implements Closeable {
         }
     }
 
-    private void checkWrite(long position, long length) throws ClosedChannelException {
+    void checkWrite(long position, long length) throws ClosedChannelException {
         checkPosition(position);
         if (position + length < 0) {
             throw new IllegalArgumentException("position + length overflows: " + position + " + " + length);
@@ -446,7 +675,7 @@ public abstract class PositionalFile implements Closeable {
         }
     }
 
-    private static MemorySegment capped(MemorySegment s) {
+    static MemorySegment capped(MemorySegment s) {
         return s.byteSize() > MAX_TRANSFER ? s.asSlice(0, MAX_TRANSFER) : s;
     }
 

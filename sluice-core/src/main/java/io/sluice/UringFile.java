@@ -5,16 +5,20 @@ import static io.sluice.internal.uring.Uapi.IORING_OP_CLOSE;
 import static io.sluice.internal.uring.Uapi.IORING_OP_FSYNC;
 import static io.sluice.internal.uring.Uapi.IORING_OP_OPENAT;
 import static io.sluice.internal.uring.Uapi.IORING_OP_READ;
+import static io.sluice.internal.uring.Uapi.IORING_OP_READV;
 import static io.sluice.internal.uring.Uapi.IORING_OP_READ_FIXED;
 import static io.sluice.internal.uring.Uapi.IORING_OP_WRITE;
+import static io.sluice.internal.uring.Uapi.IORING_OP_WRITEV;
 import static io.sluice.internal.uring.Uapi.IORING_OP_WRITE_FIXED;
 
 import io.sluice.internal.AlignedBuffers;
 import io.sluice.internal.Errno;
 import io.sluice.internal.Native;
+import io.sluice.internal.uring.Uapi;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.AccessDeniedException;
@@ -46,7 +50,13 @@ import java.util.concurrent.locks.LockSupport;
 final class UringFile extends PositionalFile {
     private static final int CLOSED = 1 << 30;
 
+    /** The rings this file's reads and writes go through. */
     private final UringPool pool;
+    /**
+     * The rings for open, close and fsync: {@link #pool} itself, except for an IOPOLL pool, whose rings the kernel
+     * lets carry only reads and writes.
+     */
+    private final UringPool ctl;
     private final int fd;
     private final int slot;
     private final int align;
@@ -54,16 +64,33 @@ final class UringFile extends PositionalFile {
     private final AtomicInteger users = new AtomicInteger();
     private volatile Thread closer;
 
-    private UringFile(Path path, OpenSpec spec, UringPool pool, int fd, int slot, int align) {
+    private UringFile(Path path, OpenSpec spec, UringPool pool, UringPool ctl, int fd, int slot, int align) {
         super(path, Engine.IO_URING, spec);
         this.pool = pool;
+        this.ctl = ctl;
         this.fd = fd;
         this.slot = slot;
         this.align = align;
     }
 
     static UringFile open(Path path, OpenSpec spec) throws IOException {
-        return open(path, spec, UringPool.get());
+        int setup = spec.uringSetupFlags();
+        if (setup == 0) {
+            return open(path, spec, UringPool.get());
+        }
+        UringPool polled;
+        try {
+            polled = UringPool.polled(setup);
+        } catch (IOException e) {
+            throw new IOException("cannot open " + path + " with " + pollOptions(spec)
+                    + ": the kernel refused such an io_uring ring: " + e.getMessage(), e);
+        }
+        return open(path, spec, polled);
+    }
+
+    private static String pollOptions(OpenSpec spec) {
+        return spec.sqpoll() && spec.iopoll() ? "SluiceOption.SQPOLL and IOPOLL"
+                : spec.sqpoll() ? "SluiceOption.SQPOLL" : "SluiceOption.IOPOLL";
     }
 
     /** Opens on the given rings (tests use small ones to provoke back-pressure). */
@@ -90,16 +117,21 @@ final class UringFile extends PositionalFile {
         if (spec.direct()) {
             flags |= Native.O_DIRECT;
         }
-        int fd = openat(pool, path, flags);
+        UringPool ctl = (pool.setupFlags & Uapi.IORING_SETUP_IOPOLL) != 0 ? UringPool.get() : pool;
+        int fd = openat(ctl, path, flags);
         boolean success = false;
+        int slot = -1;
         try {
             if (spec.direct()) {
                 // The file system's own block size: the alignment O_DIRECT transfers need there.
                 align = (int) Math.max(512, Files.getFileStore(path).getBlockSize());
             }
-            int slot = pool.register(fd);
+            if ((pool.setupFlags & Uapi.IORING_SETUP_IOPOLL) != 0) {
+                IopollCheck.deviceCanPoll(path, pool.lane(), fd, align);
+            }
+            slot = pool.register(fd);
             success = true;
-            return new UringFile(path, spec, pool, fd, slot, align);
+            return new UringFile(path, spec, pool, ctl, fd, slot, align);
         } finally {
             if (!success) {
                 Native.close(fd);
@@ -167,13 +199,15 @@ final class UringFile extends PositionalFile {
     }
 
     static boolean isRead(byte opcode) {
-        return opcode == IORING_OP_READ || opcode == IORING_OP_READ_FIXED;
+        return opcode == IORING_OP_READ || opcode == IORING_OP_READ_FIXED || opcode == IORING_OP_READV;
     }
 
     private static String opName(byte opcode) {
         return switch (opcode) {
             case IORING_OP_READ, IORING_OP_READ_FIXED -> "read";
             case IORING_OP_WRITE, IORING_OP_WRITE_FIXED -> "write";
+            case IORING_OP_READV -> "readv";
+            case IORING_OP_WRITEV -> "writev";
             case IORING_OP_FSYNC -> "fsync";
             default -> "io_uring op " + opcode;
         };
@@ -309,6 +343,180 @@ final class UringFile extends PositionalFile {
     @Override
     int writeArray(byte[] src, int offset, int length, long position) throws IOException {
         return bounced(false, MemorySegment.ofArray(src).asSlice(offset, length), position);
+    }
+
+    // ---------------------------------------------------------------- vectored: one READV/WRITEV
+
+    @Override
+    long readBuffers(ByteBuffer[] dsts, int offset, int count, long position) throws IOException {
+        return count == 1 ? super.readBuffers(dsts, offset, count, position)
+                : vector(true, dsts, null, offset, count, position);
+    }
+
+    @Override
+    long readSegments(MemorySegment[] dsts, int offset, int count, long position) throws IOException {
+        return count == 1 ? super.readSegments(dsts, offset, count, position)
+                : vector(true, null, dsts, offset, count, position);
+    }
+
+    @Override
+    long writeBuffers(ByteBuffer[] srcs, int offset, int count, long position) throws IOException {
+        return count == 1 ? super.writeBuffers(srcs, offset, count, position)
+                : vector(false, srcs, null, offset, count, position);
+    }
+
+    @Override
+    long writeSegments(MemorySegment[] srcs, int offset, int count, long position) throws IOException {
+        return count == 1 ? super.writeSegments(srcs, offset, count, position)
+                : vector(false, null, srcs, offset, count, position);
+    }
+
+    /**
+     * A vector as one IORING_OP_READV/WRITEV. The iovec array is the request slot's own ({@link UringLane#iovec}),
+     * filled when the slot is claimed. Native memory is named as it is; heap elements are laid out one after another
+     * in one bounce chunk, and the vector is cut where the chunk is full (a short transfer, as the contract allows),
+     * so one call never needs more than one chunk. Exactly one of {@code bufs} and {@code segs} is given.
+     */
+    private long vector(boolean read, ByteBuffer[] bufs, MemorySegment[] segs, int offset, int count, long position)
+            throws IOException {
+        // Plan: how many elements go in (k), how long the last one is, how much bounce memory the heap ones take.
+        int k = 0;
+        int lastLen = 0;
+        int bounceBytes = 0;
+        for (int i = offset; i < offset + count; i++) {
+            int len = (int) Math.min(bufs != null ? bufs[i].remaining() : segs[i].byteSize(), MAX_TRANSFER);
+            if (isHeap(bufs, segs, i)) {
+                checkDirect(0, len, position); // O_DIRECT: each piece a whole number of blocks
+                int room = UringLane.CHUNK - bounceBytes;
+                if (len > room) {
+                    if (k == 0) {
+                        k = 1;
+                        lastLen = room; // a first element larger than the chunk goes in as far as it fits
+                        bounceBytes = room;
+                    }
+                    break;
+                }
+                bounceBytes += bounceSpan(len);
+            } else if (align != 0) {
+                checkDirect(address(bufs, segs, i), len, position);
+            }
+            k++;
+            lastLen = len;
+        }
+        beginUse();
+        UringLane lane = pool.lane();
+        int chunk = -1;
+        try {
+            long bounce = 0;
+            MemorySegment bounceMem = null;
+            if (bounceBytes > 0) {
+                chunk = lane.takeChunk();
+                bounceMem = chunk >= 0 ? lane.chunk(chunk)
+                        : MemorySegment.ofBuffer(AlignedBuffers.allocate(UringLane.CHUNK)); // all chunks busy
+                bounce = bounceMem.address();
+                if (!read) {
+                    long at = 0;
+                    for (int j = 0; j < k; j++) {
+                        int i = offset + j;
+                        if (isHeap(bufs, segs, i)) {
+                            int len = j == k - 1 ? lastLen : length(bufs, segs, i);
+                            MemorySegment.copy(segment(bufs, segs, i), 0, bounceMem, at, len);
+                            at += bounceSpan(len);
+                        }
+                    }
+                }
+            }
+            byte opcode = read ? IORING_OP_READV : IORING_OP_WRITEV;
+            int kk = k;
+            int last = lastLen;
+            long bounceBase = bounce;
+            int fdArg = slot >= 0 ? slot : fd;
+            boolean fixed = slot >= 0;
+            UringLane.Prep prep = (ring, sqe, unused, s, op) -> {
+                MemorySegment iov = UringLane.iovec(op, kk);
+                long at = 0;
+                for (int j = 0; j < kk; j++) {
+                    int i = offset + j;
+                    int len = j == kk - 1 ? last : length(bufs, segs, i);
+                    long addr;
+                    if (isHeap(bufs, segs, i)) {
+                        addr = bounceBase + at;
+                        at += bounceSpan(len);
+                    } else {
+                        addr = address(bufs, segs, i);
+                    }
+                    iov.set(ValueLayout.JAVA_LONG, Uapi.IOVEC_SIZE * j, addr);
+                    iov.set(ValueLayout.JAVA_LONG, Uapi.IOVEC_SIZE * j + 8, len);
+                }
+                ring.prep(sqe, opcode, fdArg, fixed, iov.address(), kk, position, s);
+            };
+            int[] slotOut = new int[1];
+            while (lane.trySubmit(1, prep, slotOut, 0) == 0) {
+                lane.backOff(); // every slot is in flight
+            }
+            int res = lane.await(slotOut[0]);
+            if (res < 0) {
+                if (res == -Errno.EINVAL && read && align == 0 && position >= Native.size(fd)) {
+                    return -1;
+                }
+                long total = 0;
+                for (int j = 0; j < k; j++) {
+                    total += j == k - 1 ? lastLen : length(bufs, segs, offset + j);
+                }
+                throw errnoFailure(opcode, position, total, res);
+            }
+            if (read && res == 0) {
+                return -1; // the first element is never empty, so nothing read means the end of the file
+            }
+            // Hand out the result: copy bounced bytes to the heap elements, move the buffers' positions.
+            long left = res;
+            long at = 0;
+            for (int j = 0; j < k && left > 0; j++) {
+                int i = offset + j;
+                int len = j == k - 1 ? lastLen : length(bufs, segs, i);
+                int got = (int) Math.min(len, left);
+                if (isHeap(bufs, segs, i)) {
+                    if (read) {
+                        MemorySegment.copy(bounceMem, at, segment(bufs, segs, i), 0, got);
+                    }
+                    at += bounceSpan(len);
+                }
+                if (bufs != null) {
+                    bufs[i].position(bufs[i].position() + got);
+                }
+                left -= got;
+            }
+            return res;
+        } finally {
+            if (chunk >= 0) {
+                lane.giveChunk(chunk);
+            }
+            endUse();
+        }
+    }
+
+    /** Bounce bytes a heap element of {@code len} takes: rounded up to the O_DIRECT block, or to 16 bytes. */
+    private int bounceSpan(int len) {
+        int a = Math.max(align, 16);
+        return (len + a - 1) & -a;
+    }
+
+    private static boolean isHeap(ByteBuffer[] bufs, MemorySegment[] segs, int i) {
+        return bufs != null ? !bufs[i].isDirect() : !segs[i].isNative();
+    }
+
+    private static int length(ByteBuffer[] bufs, MemorySegment[] segs, int i) {
+        return (int) Math.min(bufs != null ? bufs[i].remaining() : segs[i].byteSize(), MAX_TRANSFER);
+    }
+
+    /** The element's bytes (from a buffer's position) as a segment. */
+    private static MemorySegment segment(ByteBuffer[] bufs, MemorySegment[] segs, int i) {
+        return bufs != null ? MemorySegment.ofBuffer(bufs[i]) : segs[i];
+    }
+
+    private static long address(ByteBuffer[] bufs, MemorySegment[] segs, int i) {
+        return bufs != null ? (bufs[i].hasRemaining() ? MemorySegment.ofBuffer(bufs[i]).address() : 0)
+                : segs[i].address();
     }
 
     // ---------------------------------------------------------------- asynchronous
@@ -522,7 +730,18 @@ final class UringFile extends PositionalFile {
     public void force(boolean metadata) throws IOException {
         beginUse();
         try {
-            io(pool.lane(), IORING_OP_FSYNC, 0, 0, 0, metadata ? 0 : IORING_FSYNC_DATASYNC, -1);
+            int opFlags = metadata ? 0 : IORING_FSYNC_DATASYNC;
+            if (ctl == pool) {
+                io(pool.lane(), IORING_OP_FSYNC, 0, 0, 0, opFlags, -1);
+            } else {
+                // IOPOLL rings refuse fsync: it goes through the default rings, by descriptor (not registered there).
+                UringLane lane = ctl.lane();
+                int rc = lane.await(lane.submitOne(IORING_OP_FSYNC, fd, false, 0, 0, 0, opFlags, -1, null, null, null,
+                        -1, null));
+                if (rc < 0) {
+                    throw errnoFailure(IORING_OP_FSYNC, 0, 0, rc);
+                }
+            }
         } finally {
             endUse();
         }
@@ -552,7 +771,7 @@ final class UringFile extends PositionalFile {
                 failure = e;
             }
         }
-        UringLane lane = pool.lane();
+        UringLane lane = ctl.lane();
         int rc = lane.await(lane.submitOne(IORING_OP_CLOSE, fd, false, 0, 0, 0, 0, -1, null, null, null, -1, null));
         if (rc < 0) {
             IOException e = new IOException("io_uring close(path=" + path() + "): " + Errno.describe(rc));
@@ -565,6 +784,16 @@ final class UringFile extends PositionalFile {
             throw failure;
         }
         return true;
+    }
+
+    /** For tests: the descriptor. */
+    int fd() {
+        return fd;
+    }
+
+    /** For tests: the rings this file's reads and writes go through. */
+    UringPool pool() {
+        return pool;
     }
 
     /** For tests: the descriptor's registered slot, or -1. */

@@ -3,6 +3,7 @@ package io.sluice;
 import io.sluice.internal.Errno;
 import io.sluice.internal.Native;
 import io.sluice.internal.uring.Ring;
+import io.sluice.internal.uring.Uapi;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -46,6 +47,22 @@ final class UringLane implements AutoCloseable {
         /** Bounce chunk held by an asynchronous request, or -1; {@link #copyTo} receives a read's bytes. */
         int chunk = -1;
         MemorySegment copyTo;
+        /** This slot's iovec array for READV/WRITEV, grown on demand and then reused; see {@link #iovec}. */
+        MemorySegment iov;
+    }
+
+    /**
+     * The iovec array of {@code op}'s slot with room for {@code count} entries. It belongs to the slot, so it stays
+     * valid while the request is in flight (the kernel may read it late, from an SQPOLL thread or a worker) and is
+     * allocated only when a slot first meets a longer vector. Called from a {@link Prep}, under the submit lock.
+     */
+    static MemorySegment iovec(Op op, int count) {
+        long need = Uapi.IOVEC_SIZE * count;
+        if (op.iov == null || op.iov.byteSize() < need) {
+            long size = Math.max(Uapi.IOVEC_SIZE * 8, Long.highestOneBit(need - 1) << 1);
+            op.iov = Arena.ofAuto().allocate(size, 8);
+        }
+        return op.iov;
     }
 
     final Ring ring;
@@ -70,9 +87,19 @@ final class UringLane implements AutoCloseable {
     private final MemorySegment reaperState = Native.newCallState();
     private volatile boolean reaperIdle;
     private volatile boolean closed;
+    /** A kernel thread submits for this ring (IORING_SETUP_SQPOLL). */
+    private final boolean sqPoll;
+    /** With SQPOLL, how long a waiter watches the completion queue before parking: about one device round trip. */
+    private static final long SQPOLL_SPIN_NANOS = 50_000;
 
     UringLane(int entries, int chunks, String name) throws IOException {
-        this.ring = Ring.create(entries, 0);
+        this(entries, chunks, name, 0);
+    }
+
+    /** @param setupFlags IORING_SETUP_SQPOLL and/or IORING_SETUP_IOPOLL, or 0 */
+    UringLane(int entries, int chunks, String name, int setupFlags) throws IOException {
+        this.ring = Ring.create(entries, setupFlags);
+        this.sqPoll = (ring.flags() & Uapi.IORING_SETUP_SQPOLL) != 0;
         boolean success = false;
         try {
             int slots = Math.min(ring.sqEntries(), ring.cqEntries() / 2);
@@ -228,6 +255,11 @@ final class UringLane implements AutoCloseable {
     private void enterSubmit() throws IOException {
         for (int spins = 0; ring.unsubmitted() > 0; spins++) {
             int rc = ring.submit(submitState, 0);
+            if (rc >= 0 && sqPoll) {
+                // The poller takes the entries when it gets to them; Ring.submit woke it if it slept. Waiting here
+                // for the kernel's SQ head to move would only spin under the lock.
+                return;
+            }
             if (rc >= 0) {
                 if (rc == 0) {
                     Thread.onSpinWait();
@@ -251,6 +283,18 @@ final class UringLane implements AutoCloseable {
         Op op = ops[slot];
         if (!op.done) {
             drainIfFree();
+        }
+        if (!op.done && sqPoll) {
+            // The kernel thread submits and completes without us: watch the completion queue for a moment rather
+            // than pay for a park, an unpark and the reaper's wake-up for a request that is about to complete.
+            long deadline = System.nanoTime() + SQPOLL_SPIN_NANOS;
+            while (!op.done && System.nanoTime() - deadline < 0) {
+                if (ring.cqReady() > 0) {
+                    drainIfFree();
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
         }
         if (!op.done && Thread.currentThread() == reaper) {
             // A dependent action of an async request, run by the reaper, made a blocking call: nobody else waits in
@@ -433,6 +477,11 @@ final class UringLane implements AutoCloseable {
                 Thread.onSpinWait();
             }
         }
+    }
+
+    /** For tests: the iovec array slot {@code slot} holds, or null. */
+    MemorySegment iovOf(int slot) {
+        return ops[slot].iov;
     }
 
     /** Outstanding requests (for tests and close). */

@@ -33,15 +33,22 @@ final class UringPool {
     private static UringPool instance;
 
     final UringLane[] lanes;
+    /** The IORING_SETUP_SQPOLL/IOPOLL flags of every ring here. */
+    final int setupFlags;
     /** Registered file slots in use; guarded by {@code this}. */
     private final BitSet slots = new BitSet(FILE_SLOTS);
 
     UringPool(int lanes, int entries, int chunks) throws IOException {
+        this(lanes, entries, chunks, 0, "sluice-uring-");
+    }
+
+    UringPool(int lanes, int entries, int chunks, int setupFlags, String threadPrefix) throws IOException {
         this.lanes = new UringLane[lanes];
+        this.setupFlags = setupFlags;
         boolean success = false;
         try {
             for (int i = 0; i < lanes; i++) {
-                this.lanes[i] = new UringLane(entries, chunks, "sluice-uring-" + i);
+                this.lanes[i] = new UringLane(entries, chunks, threadPrefix + i, setupFlags);
                 if (this.lanes[i].slots() > DIRECT_SLOTS) {
                     throw new IllegalArgumentException("a lane of " + this.lanes[i].slots() + " request slots needs more"
                             + " than the " + DIRECT_SLOTS + " direct-descriptor slots kept per ring");
@@ -78,6 +85,37 @@ final class UringPool {
                 instance = new UringPool(Math.max(1, Runtime.getRuntime().availableProcessors()), ENTRIES, CHUNKS);
             }
             return instance;
+        }
+    }
+
+    /** Pools of rings set up with SQPOLL and/or IOPOLL, by setup flags; created on first use, guarded by LOCK. */
+    private static final java.util.Map<Integer, UringPool> POLLED = new java.util.HashMap<>();
+
+    /**
+     * The pool for files opened with {@link SluiceOption#SQPOLL} and/or {@link SluiceOption#IOPOLL}, apart from the
+     * default one so that other files never pay for polling. SQPOLL pools have one ring: each SQPOLL ring has its
+     * own kernel thread spinning on a core, and one thread submitting for everybody is the point. IOPOLL-only pools
+     * have a ring per core, like the default pool.
+     *
+     * @throws IOException naming the flags and the kernel's errno when it refuses such a ring; not cached, so a
+     *                     later open tries again
+     */
+    static UringPool polled(int setupFlags) throws IOException {
+        String why = unavailabilityCause();
+        if (why != null) {
+            throw new UnsupportedOperationException("engine IO_URING is not available: " + why);
+        }
+        synchronized (LOCK) {
+            UringPool p = POLLED.get(setupFlags);
+            if (p == null) {
+                boolean sq = (setupFlags & Uapi.IORING_SETUP_SQPOLL) != 0;
+                int lanes = sq ? 1 : Math.max(1, Runtime.getRuntime().availableProcessors());
+                p = new UringPool(lanes, ENTRIES, CHUNKS, setupFlags,
+                        "sluice-uring-" + (sq ? "sqpoll-" : "") + ((setupFlags & Uapi.IORING_SETUP_IOPOLL) != 0
+                                ? "iopoll-" : ""));
+                POLLED.put(setupFlags, p);
+            }
+            return p;
         }
     }
 

@@ -1254,4 +1254,258 @@ abstract class PositionalFileContract {
         assertInstanceOf(ClosedChannelException.class, batch.error(0));
         assertInstanceOf(ClosedChannelException.class, batch.error(1));
     }
+
+    // ---------------------------------------------------------------- vectored (scatter/gather)
+
+    /** Calls the vectored read until every buffer is full or the file ends; returns the total, -1 if nothing. */
+    static long readVectorFully(PositionalFile f, long pos, ByteBuffer... bufs) throws IOException {
+        long total = 0;
+        for (;;) {
+            long n = f.read(pos + total, bufs);
+            if (n < 0) {
+                return total == 0 ? -1 : total;
+            }
+            assertTrue(n > 0 || Arrays.stream(bufs).noneMatch(ByteBuffer::hasRemaining),
+                    "a vectored read returned 0 with room left");
+            if (n == 0) {
+                return total;
+            }
+            total += n;
+        }
+    }
+
+    /** The segments' bytes still to fill after {@code done} bytes went into them, as slices. */
+    static MemorySegment[] after(MemorySegment[] segs, long done) {
+        List<MemorySegment> rest = new ArrayList<>();
+        for (MemorySegment s : segs) {
+            if (done >= s.byteSize()) {
+                done -= s.byteSize();
+                continue;
+            }
+            rest.add(s.asSlice(done));
+            done = 0;
+        }
+        return rest.toArray(MemorySegment[]::new);
+    }
+
+    static byte[] bytesOf(ByteBuffer b, int from, int to) {
+        byte[] out = new byte[to - from];
+        b.get(from, out);
+        return out;
+    }
+
+    /** Mixed sizes, an empty one in the middle, heap and direct, odd offsets inside the buffers. */
+    static ByteBuffer[] mixedBuffers(Arena arena) {
+        ByteBuffer odd = ByteBuffer.allocate(5000);
+        odd.position(17).limit(4113); // 4096 bytes starting 17 bytes into the array
+        return new ByteBuffer[] {
+            ByteBuffer.allocate(1), ByteBuffer.allocateDirect(4095), ByteBuffer.allocate(0), odd,
+            arena.allocate(65_536, 4096).asByteBuffer(), ByteBuffer.allocate(100_003), ByteBuffer.allocateDirect(0),
+            ByteBuffer.allocateDirect(300_001), ByteBuffer.allocate(7)};
+    }
+
+    @Test
+    void vectoredReadFillsMixedBuffersInOrder() throws IOException {
+        Path p = patternFile("f", 600_000);
+        try (PositionalFile f = open(p); Arena arena = Arena.ofConfined()) {
+            for (long start : new long[] {0, 4095, 123_457}) {
+                ByteBuffer[] bufs = mixedBuffers(arena);
+                int[] from = new int[bufs.length];
+                long want = 0;
+                for (int i = 0; i < bufs.length; i++) {
+                    from[i] = bufs[i].position();
+                    want += bufs[i].remaining();
+                }
+                long first = f.read(start, bufs);
+                assertTrue(first > 0 && first <= want, "first vectored read returned " + first);
+                long rest = readVectorFully(f, start + first, bufs);
+                assertEquals(want, first + Math.max(0, rest), "bytes read at " + start);
+                long pos = start;
+                for (int i = 0; i < bufs.length; i++) {
+                    assertFalse(bufs[i].hasRemaining(), "buffer " + i + " not filled");
+                    int len = bufs[i].position() - from[i];
+                    assertPattern(bytesOf(bufs[i], from[i], bufs[i].position()), len, pos);
+                    pos += len;
+                }
+            }
+        }
+    }
+
+    @Test
+    void vectoredReadOfSegmentsFillsEachWhole() throws IOException {
+        Path p = patternFile("f", 400_000);
+        try (PositionalFile f = open(p); Arena arena = Arena.ofConfined()) {
+            MemorySegment[] segs = {
+                MemorySegment.ofArray(new byte[3]), arena.allocate(8192, 4096), MemorySegment.ofArray(new byte[0]),
+                arena.allocate(70_001).asSlice(1), MemorySegment.ofArray(new byte[200_000]).asSlice(11, 150_000),
+                arena.allocate(12)};
+            long want = Arrays.stream(segs).mapToLong(MemorySegment::byteSize).sum();
+            long start = 999;
+            long done = 0;
+            while (done < want) {
+                long n = f.read(start + done, after(segs, done));
+                assertTrue(n > 0, "vectored read returned " + n + " after " + done + " of " + want);
+                done += n;
+            }
+            long pos = start;
+            for (int i = 0; i < segs.length; i++) {
+                int len = (int) segs[i].byteSize();
+                assertPattern(segs[i].toArray(ValueLayout.JAVA_BYTE), len, pos);
+                pos += len;
+            }
+        }
+    }
+
+    @Test
+    void vectoredReadStopsAtEndOfFileInTheMiddleOfTheVector() throws IOException {
+        Path p = patternFile("f", 10_000);
+        try (PositionalFile f = open(p); Arena arena = Arena.ofConfined()) {
+            ByteBuffer[] bufs = {ByteBuffer.allocate(4096), ByteBuffer.allocateDirect(4096), ByteBuffer.allocate(4096),
+                ByteBuffer.allocateDirect(4096)};
+            assertEquals(10_000, readVectorFully(f, 0, bufs));
+            assertEquals(List.of(4096, 4096, 1808, 0), Arrays.stream(bufs).map(ByteBuffer::position).toList());
+            assertPattern(bytesOf(bufs[2], 0, 1808), 1808, 8192);
+            assertEquals(-1, f.read(10_000, bufs), "the next read starts at the end");
+            assertEquals(-1, f.read(20_000, ByteBuffer.allocate(5)), "past the end");
+            assertEquals(1808, bufs[2].position(), "a read at the end changes no buffer");
+
+            MemorySegment[] segs = {arena.allocate(6000), MemorySegment.ofArray(new byte[6000]), arena.allocate(10)};
+            long done = 0;
+            long n;
+            while ((n = f.read(done, after(segs, done))) > 0) {
+                done += n;
+            }
+            assertEquals(-1, n);
+            assertEquals(10_000, done);
+            assertPattern(segs[1].asSlice(0, 4000).toArray(ValueLayout.JAVA_BYTE), 4000, 6000);
+            assertZeros(segs[1].asSlice(4000).toArray(ValueLayout.JAVA_BYTE), 2000, "the segment past the end");
+        }
+    }
+
+    @Test
+    void vectoredCallsOfNothingReturnZero() throws IOException {
+        Path p = patternFile("f", 1000);
+        try (PositionalFile f = open(p, WRITE)) {
+            assertEquals(0, f.read(0, new ByteBuffer[0]));
+            assertEquals(0, f.read(5000, ByteBuffer.allocate(0), ByteBuffer.allocateDirect(0)), "nothing asked");
+            assertEquals(0, f.read(0, new MemorySegment[] {MemorySegment.ofArray(new byte[0])}));
+            assertEquals(0, f.write(9000, ByteBuffer.allocate(0)));
+            assertEquals(0, f.write(9000, new MemorySegment[0]));
+            assertEquals(1000, f.size(), "a vectored write of nothing does not grow the file");
+            f.close();
+            assertThrows(ClosedChannelException.class, () -> f.read(0, new ByteBuffer[0]));
+            assertThrows(ClosedChannelException.class, () -> f.write(0, ByteBuffer.allocate(0)));
+            assertThrows(ClosedChannelException.class, () -> f.read(0, ByteBuffer.allocate(1)));
+            assertThrows(ClosedChannelException.class, () -> f.write(0, MemorySegment.ofArray(new byte[1])));
+        }
+    }
+
+    @Test
+    void vectoredArgumentsAreCheckedBeforeAnyIo() throws IOException {
+        Path p = patternFile("f", 1000);
+        try (PositionalFile f = open(p, WRITE); Arena arena = Arena.ofConfined()) {
+            ByteBuffer ok = ByteBuffer.allocateDirect(10);
+            ByteBuffer ro = ByteBuffer.allocate(10).asReadOnlyBuffer();
+            MemorySegment seg = arena.allocate(10);
+            List<Executable> iae = List.of(
+                    () -> f.read(0, ok, ro), () -> f.read(0, ok, ByteBuffer.allocate(0).asReadOnlyBuffer()),
+                    () -> f.read(0, seg, seg.asReadOnly()), () -> f.read(-1, ok), () -> f.read(-1, seg),
+                    () -> f.write(-1, ok), () -> f.write(-1, seg), () -> f.write(Long.MAX_VALUE - 3, ok, ok),
+                    () -> f.write(Long.MAX_VALUE - 3, seg));
+            assertNoIo(p, 1000, iae, IllegalArgumentException.class);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> f.read(0, ok, ro));
+            assertTrue(e.getMessage().contains("read-only destination buffer") && e.getMessage().contains("[1]"),
+                    e.getMessage());
+            assertEquals(0, ok.position(), "no buffer moved");
+            assertZeros(bytesOf(ok, 0, 10), 10, "the writable buffer before the read-only one");
+            List<Executable> npe = List.of(
+                    () -> f.read(0, (ByteBuffer[]) null), () -> f.read(0, ok, null), () -> f.write(0, ok, null),
+                    () -> f.read(0, (MemorySegment[]) null), () -> f.write(0, seg, null));
+            assertNoIo(p, 1000, npe, NullPointerException.class);
+            assertEquals(0, ok.position());
+        }
+        try (PositionalFile r = open(p)) {
+            assertThrows(NonWritableChannelException.class, () -> r.write(0, ByteBuffer.allocate(1)));
+            assertThrows(NonWritableChannelException.class, () -> r.write(0, MemorySegment.ofArray(new byte[1])));
+            // a read-only source is fine for a write, and a read-only file reads
+            assertEquals(10, readVectorFully(r, 0, ByteBuffer.allocate(4), ByteBuffer.allocateDirect(6)));
+        }
+    }
+
+    @Test
+    void vectoredWriteGathersMixedSourcesInOrder() throws IOException {
+        Path p = dir.resolve("f");
+        try (PositionalFile f = open(p, CREATE_NEW, WRITE); Arena arena = Arena.ofConfined()) {
+            byte[] data = Pattern.bytes(0, 500_000);
+            int[] sizes = {1, 0, 4095, 65_536, 3, 100_000, 0, 200_000, 7};
+            ByteBuffer[] srcs = new ByteBuffer[sizes.length];
+            int at = 0;
+            for (int i = 0; i < sizes.length; i++) {
+                ByteBuffer b = switch (i % 3) {
+                    case 0 -> ByteBuffer.allocate(sizes[i] + 5).position(5);
+                    case 1 -> arena.allocate(sizes[i] + 1).asByteBuffer();
+                    default -> ByteBuffer.wrap(data.clone()).asReadOnlyBuffer().position(0);
+                };
+                if (i % 3 == 2) {
+                    b.position(at).limit(at + sizes[i]); // a read-only source, the right bytes in place
+                } else {
+                    b.put(b.position(), data, at, sizes[i]).limit(b.position() + sizes[i]);
+                }
+                srcs[i] = b;
+                at += sizes[i];
+            }
+            long start = 3000; // leaves a hole before the data
+            long done = 0;
+            while (Arrays.stream(srcs).anyMatch(ByteBuffer::hasRemaining)) {
+                long n = f.write(start + done, srcs);
+                assertTrue(n > 0, "vectored write returned " + n);
+                done += n;
+            }
+            assertEquals(at, done);
+            assertEquals(start + at, f.size());
+            byte[] disk = Files.readAllBytes(p);
+            assertZeros(disk, (int) start, "the hole");
+            assertArrayEquals(Arrays.copyOf(data, at), Arrays.copyOfRange(disk, (int) start, disk.length));
+
+            // segments, overwriting part of it
+            MemorySegment[] segs = {MemorySegment.ofArray(Pattern.bytes(7, 70_000)), arena.allocate(10),
+                MemorySegment.ofArray(new byte[0]), MemorySegment.ofArray(new byte[] {1, 2, 3}).asReadOnly()};
+            segs[1].fill((byte) 9);
+            long w = 0;
+            while (w < 70_013) {
+                long n = f.write(100 + w, after(segs, w));
+                assertTrue(n > 0, "vectored write returned " + n);
+                w += n;
+            }
+            disk = Files.readAllBytes(p);
+            assertPattern(Arrays.copyOfRange(disk, 100, 70_100), 70_000, 7);
+            assertArrayEquals(new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 1, 2, 3}, Arrays.copyOfRange(disk, 70_100, 70_113));
+        }
+    }
+
+    @Test
+    void vectorsLongerThanIovMaxAreSplit() throws IOException {
+        int count = 2 * PositionalFile.IOV_MAX + 300;
+        Path p = patternFile("f", 7L * count + 1000);
+        try (PositionalFile f = open(p, WRITE); Arena arena = Arena.ofConfined()) {
+            ByteBuffer[] bufs = new ByteBuffer[count];
+            for (int i = 0; i < count; i++) {
+                bufs[i] = i % 2 == 0 ? ByteBuffer.allocate(7) : arena.allocate(7).asByteBuffer();
+            }
+            assertEquals(7L * count, readVectorFully(f, 13, bufs));
+            for (int i = 0; i < count; i++) {
+                assertPattern(bytesOf(bufs[i], 0, 7), 7, 13 + 7L * i);
+            }
+            // write them back one byte further on, then the file reads as the pattern shifted by one
+            for (ByteBuffer b : bufs) {
+                b.flip();
+            }
+            long done = 0;
+            while (done < 7L * count) {
+                done += f.write(14 + done, bufs);
+            }
+            byte[] disk = Files.readAllBytes(p);
+            assertPattern(Arrays.copyOfRange(disk, 14, 14 + 7 * count), 7 * count, 13);
+        }
+    }
 }

@@ -3,6 +3,7 @@ package io.sluice;
 import static java.nio.file.StandardOpenOption.CREATE_NEW;
 import static java.nio.file.StandardOpenOption.WRITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -249,6 +250,104 @@ class UringEngineTest {
         }
         assertThrows(UnsupportedOperationException.class,
                 () -> PositionalFile.open(p, Engine.CHANNEL, SluiceOption.DIRECT));
+    }
+
+    @Test
+    void vectoredDirectIoChecksEveryPieceBeforeAnyIo() throws IOException {
+        Path p = Pattern.file(dir.resolve("f"), 1 << 20);
+        int block = (int) Files.getFileStore(p).getBlockSize();
+        try (Arena arena = Arena.ofConfined();
+             PositionalFile f = PositionalFile.open(p, Engine.IO_URING, WRITE, SluiceOption.DIRECT)) {
+            MemorySegment a = arena.allocate(block, 4096);
+            MemorySegment b = arena.allocate(3L * block, 4096);
+            MemorySegment heap = MemorySegment.ofArray(new byte[2 * block]); // bounced through aligned chunk space
+            long n = f.read(2L * block, a, heap, b);
+            assertEquals(6L * block, n);
+            assertPattern(a.toArray(ValueLayout.JAVA_BYTE), 2L * block);
+            assertPattern(heap.toArray(ValueLayout.JAVA_BYTE), 3L * block);
+            assertPattern(b.toArray(ValueLayout.JAVA_BYTE), 5L * block);
+            assertEquals(6L * block, f.write(block, a, heap, b), "written back one block earlier");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> f.read(0, a, b.asSlice(0, block - 1)));
+            assertTrue(e.getMessage().contains("O_DIRECT"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> f.read(0, a, b.asSlice(1, block)));
+            assertThrows(IllegalArgumentException.class, () -> f.read(0, a, MemorySegment.ofArray(new byte[100])));
+            assertThrows(IllegalArgumentException.class, () -> f.write(7, a, b));
+        }
+        byte[] disk = Files.readAllBytes(p);
+        assertPattern(java.util.Arrays.copyOfRange(disk, block, 7 * block), 2L * block);
+    }
+
+    @Test
+    void aSlotKeepsItsIovecArrayAcrossVectoredCalls() throws IOException {
+        Path p = Pattern.file(dir.resolve("f"), 1 << 20);
+        UringPool one = new UringPool(1, 1, 1);
+        try (Arena arena = Arena.ofConfined(); PositionalFile f = UringFile.open(p, OpenSpec.parse(), one)) {
+            UringLane lane = one.lanes[0];
+            assertEquals(1, lane.slots(), "one slot, so every request uses the same one");
+            MemorySegment[] three = {arena.allocate(10), arena.allocate(20), arena.allocate(30)};
+            assertEquals(60, f.read(0, three));
+            MemorySegment first = lane.iovOf(0);
+            assertEquals(60, f.read(100, three));
+            assertSame(first, lane.iovOf(0), "reused, not allocated per call");
+            MemorySegment[] many = new MemorySegment[300];
+            for (int i = 0; i < many.length; i++) {
+                many[i] = arena.allocate(7);
+            }
+            assertEquals(2100, f.read(5, many));
+            MemorySegment grown = lane.iovOf(0);
+            assertTrue(grown.byteSize() >= 300 * Uapi.IOVEC_SIZE, "grown to the longer vector");
+            assertEquals(60, f.read(7, three));
+            assertSame(grown, lane.iovOf(0), "kept after growing");
+            for (int i = 0; i < many.length; i++) {
+                assertPattern(many[i].toArray(ValueLayout.JAVA_BYTE), 5 + 7L * i);
+            }
+            assertPattern(three[2].toArray(ValueLayout.JAVA_BYTE), 37);
+        } finally {
+            one.close();
+        }
+    }
+
+    @Test
+    void vectoredCallsFromManyThreadsOnASmallRing() throws Exception {
+        // 8 slots and 2 bounce chunks for 16 threads: vectors wait for slots, heap pieces for chunks, and each slot's
+        // iovec array is reused by requests of different lengths.
+        Path p = Pattern.file(dir.resolve("f"), 8 << 20);
+        UringPool small = new UringPool(1, 8, 2);
+        try (PositionalFile f = UringFile.open(p, OpenSpec.parse(), small)) {
+            List<Future<?>> all = new ArrayList<>();
+            try (ExecutorService ex = Executors.newFixedThreadPool(16)) {
+                for (int t = 0; t < 16; t++) {
+                    long seed = t;
+                    all.add(ex.submit(() -> {
+                        SplittableRandom rnd = new SplittableRandom(seed);
+                        for (int round = 0; round < 300; round++) {
+                            int count = 2 + rnd.nextInt(rnd.nextBoolean() ? 6 : 40);
+                            ByteBuffer[] bufs = new ByteBuffer[count];
+                            for (int i = 0; i < count; i++) {
+                                int len = rnd.nextInt(3000);
+                                bufs[i] = rnd.nextBoolean() ? ByteBuffer.allocate(len) : ByteBuffer.allocateDirect(len);
+                            }
+                            long pos = rnd.nextLong(7 << 20);
+                            long done = PositionalFileContract.readVectorFully(f, pos, bufs);
+                            long at = pos;
+                            for (ByteBuffer b : bufs) {
+                                assertEquals(b.capacity(), b.position(), "every buffer filled");
+                                assertPattern(PositionalFileContract.bytesOf(b, 0, b.capacity()), at);
+                                at += b.capacity();
+                            }
+                            assertEquals(at - pos, Math.max(0, done));
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> fu : all) {
+                    fu.get(50, TimeUnit.SECONDS);
+                }
+            }
+        } finally {
+            small.close();
+        }
     }
 
     @Test

@@ -64,6 +64,10 @@ final class BenchUringCommand implements Callable<Integer> {
     @Option(names = "--no-open-read-close", description = "Skip the open-read-close rows.")
     boolean noOpenReadClose;
 
+    @Option(names = "--sqpoll", description = "Add batched rows on an SQPOLL ring (SluiceOption.SQPOLL) and fio's "
+            + "io_uring with --sqthread_poll=1 to the warm section. The kernel's polling thread takes a core.")
+    boolean sqpoll;
+
     @Mixin
     SampleOptions sampling;
 
@@ -98,7 +102,7 @@ final class BenchUringCommand implements Callable<Integer> {
         }
         List<Integer> writers = noWrites ? List.of() : writeThreads;
         var o = new UringBench.Options(fileSize, dir, threads, sizes, depth, !noDirect, sampling.sampleNanos(),
-                sampling.rounds, !parent.noFio, noVthreads ? 0 : vthreads, writers, !noOpenReadClose);
+                sampling.rounds, !parent.noFio, noVthreads ? 0 : vthreads, writers, !noOpenReadClose, sqpoll);
         List<Row> rows = new UringBench(o, err).run();
         BenchCommand.emit(rows, UringBench::baseline, sampling.json, spec);
         return Main.OK;

@@ -29,12 +29,20 @@ final class FioContender implements Contender {
     }
 
     private final int depth;
+    /** The row's name: fio- and the engine, plus a suffix for a variant such as SQPOLL. */
+    private final String name;
 
     /**
      * With {@code extra} fio options for this engine (for io_uring: registered files) and a queue depth that
      * overrides the cell's.
      */
     FioContender(String ioengine, Path file, long fileSize, List<String> extra, int depth) {
+        this("fio-" + ioengine, ioengine, file, fileSize, extra, depth);
+    }
+
+    /** The same, in a row named {@code name} (a variant of the engine, such as io_uring with SQPOLL). */
+    FioContender(String name, String ioengine, Path file, long fileSize, List<String> extra, int depth) {
+        this.name = name;
         this.ioengine = ioengine;
         this.file = file;
         this.fileSize = fileSize;
@@ -60,7 +68,7 @@ final class FioContender implements Contender {
 
     @Override
     public String name() {
-        return "fio-" + ioengine;
+        return name;
     }
 
     @Override

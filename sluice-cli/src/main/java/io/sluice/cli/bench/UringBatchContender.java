@@ -7,7 +7,10 @@ import io.sluice.SluiceOption;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The IO_URING engine with {@code depth} reads in flight per thread: each call hands an {@link IoBatch} of
@@ -17,22 +20,40 @@ import java.nio.file.Path;
 final class UringBatchContender extends JavaContender {
     private final PositionalFile file;
     private final int depth;
+    private final boolean sqpoll;
 
     UringBatchContender(Path path, long fileSize, int depth, boolean direct) throws IOException {
+        this(path, fileSize, depth, direct, false);
+    }
+
+    /** With {@code sqpoll} the file is on the SQPOLL rings ({@link SluiceOption#SQPOLL}). */
+    UringBatchContender(Path path, long fileSize, int depth, boolean direct, boolean sqpoll) throws IOException {
         super(fileSize);
         this.depth = depth;
-        this.file = direct ? PositionalFile.open(path, Engine.IO_URING, SluiceOption.DIRECT)
-                : PositionalFile.open(path, Engine.IO_URING);
+        this.sqpoll = sqpoll;
+        List<OpenOption> options = new ArrayList<>();
+        if (direct) {
+            options.add(SluiceOption.DIRECT);
+        }
+        if (sqpoll) {
+            options.add(SluiceOption.SQPOLL);
+        }
+        this.file = PositionalFile.open(path, Engine.IO_URING, options.toArray(OpenOption[]::new));
     }
 
     @Override
     public String name() {
-        return Engine.IO_URING.name();
+        return sqpoll ? SQPOLL_ROW : Engine.IO_URING.name();
     }
+
+    /** The name of the SQPOLL batch row. */
+    static final String SQPOLL_ROW = "IO_URING-sqpoll";
+    /** The name of fio's io_uring row with --sqthread_poll=1. */
+    static final String FIO_SQPOLL_ROW = "fio-io_uring-sqpoll";
 
     @Override
     public String fioReference() {
-        return "fio-io_uring";
+        return sqpoll ? FIO_SQPOLL_ROW : "fio-io_uring";
     }
 
     @Override

@@ -30,15 +30,25 @@ public final class UringBench {
     /**
      * What to run. {@code vthreads}: virtual threads of the {@value Workload#RANDREAD_VTHREADS} rows, 0 for none;
      * {@code writeThreads}: thread counts of the {@value Workload#RANDWRITE} rows, empty for none;
-     * {@code openReadClose}: whether to measure the {@value Workload#OPEN_READ_CLOSE} rows.
+     * {@code openReadClose}: whether to measure the {@value Workload#OPEN_READ_CLOSE} rows; {@code sqpoll}: whether
+     * to add the batched reads on an SQPOLL ring, and fio's io_uring with its SQ polling thread, to the warm section.
      */
     public record Options(long fileSize, Path dir, List<Integer> threads, List<Integer> blockSizes, int depth,
                           boolean direct, long sampleNanos, int rounds, boolean fio, int vthreads,
-                          List<Integer> writeThreads, boolean openReadClose) {
-        /** Reads only: no virtual-thread rows, no writes, no open-read-close. */
+                          List<Integer> writeThreads, boolean openReadClose, boolean sqpoll) {
+        /** Reads only: no virtual-thread rows, no writes, no open-read-close, no SQPOLL rows. */
         public Options(long fileSize, Path dir, List<Integer> threads, List<Integer> blockSizes, int depth,
                        boolean direct, long sampleNanos, int rounds, boolean fio) {
-            this(fileSize, dir, threads, blockSizes, depth, direct, sampleNanos, rounds, fio, 0, List.of(), false);
+            this(fileSize, dir, threads, blockSizes, depth, direct, sampleNanos, rounds, fio, 0, List.of(), false,
+                    false);
+        }
+
+        /** Without the SQPOLL rows. */
+        public Options(long fileSize, Path dir, List<Integer> threads, List<Integer> blockSizes, int depth,
+                       boolean direct, long sampleNanos, int rounds, boolean fio, int vthreads,
+                       List<Integer> writeThreads, boolean openReadClose) {
+            this(fileSize, dir, threads, blockSizes, depth, direct, sampleNanos, rounds, fio, vthreads, writeThreads,
+                    openReadClose, false);
         }
 
         public Options {
@@ -214,6 +224,14 @@ public final class UringBench {
             if (fio) {
                 all.add(new FioContender("psync", p, size));
                 all.add(new FioContender("io_uring", p, size, List.of("--registerfiles"), o.depth()));
+            }
+            if (o.sqpoll() && !direct) {
+                // Batches on the SQPOLL ring, beside fio's io_uring with its own SQ polling thread.
+                all.add(new UringBatchContender(p, size, o.depth(), false, true));
+                if (fio) {
+                    all.add(new FioContender(UringBatchContender.FIO_SQPOLL_ROW, "io_uring", p, size,
+                            List.of("--registerfiles", "--sqthread_poll=1"), o.depth()));
+                }
             }
             List<Workload> ws = new ArrayList<>();
             long align = direct ? java.nio.file.Files.getFileStore(p).getBlockSize() : 1;

@@ -345,6 +345,12 @@ public final class Ring implements AutoCloseable {
         return (sqRing.get(ValueLayout.JAVA_INT, sqFlagsOff) & IORING_SQ_CQ_OVERFLOW) != 0;
     }
 
+    /** With SQPOLL: whether the kernel thread has gone to sleep and the next submission must wake it. */
+    public boolean sqNeedsWakeup() {
+        VarHandle.fullFence(); // as in submit: a fresh read of the flag the kernel thread sets before sleeping
+        return (sqRing.get(ValueLayout.JAVA_INT, sqFlagsOff) & IORING_SQ_NEED_WAKEUP) != 0;
+    }
+
     /** Completions the kernel dropped for lack of room (always 0 on kernels with IORING_FEAT_NODROP). */
     public int cqDropped() {
         return cqRing.get(ValueLayout.JAVA_INT, cqOverflowOff);
