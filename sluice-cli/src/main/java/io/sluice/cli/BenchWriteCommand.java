@@ -38,8 +38,9 @@ final class BenchWriteCommand implements Callable<Integer> {
     List<String> chunkSizes;
 
     @Option(names = "--writers", split = ",", paramLabel = "NAME",
-            description = "Writers to measure (default: all): FileOutputStream, BufferedOutputStream, RandomAccessFile, "
-                    + "FileChannel-heap, FileChannel-direct, MappedWriter.")
+            description = "Writers to measure (default: all; the IO_URING ones where io_uring is available): "
+                    + "FileOutputStream, BufferedOutputStream, RandomAccessFile, FileChannel-heap, FileChannel-direct, "
+                    + "MappedWriter, IO_URING (one write per ring round trip), IO_URING-batch (32 chunks per call).")
     List<String> writers;
 
     @Override
@@ -53,7 +54,10 @@ final class BenchWriteCommand implements Callable<Integer> {
         List<String> names = new ArrayList<>();
         if (writers == null) {
             for (WriteBench.Writer w : WriteBench.Writer.values()) {
-                names.add(w.label());
+                boolean uring = w == WriteBench.Writer.URING || w == WriteBench.Writer.URING_BATCH;
+                if (!uring || io.sluice.Engine.IO_URING.isAvailable()) {
+                    names.add(w.label());
+                }
             }
         } else {
             for (String w : writers) {

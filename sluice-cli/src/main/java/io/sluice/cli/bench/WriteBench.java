@@ -1,6 +1,9 @@
 package io.sluice.cli.bench;
 
+import io.sluice.Engine;
+import io.sluice.IoBatch;
 import io.sluice.MappedWriter;
+import io.sluice.PositionalFile;
 import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -42,7 +45,14 @@ public final class WriteBench {
         /** {@code FileChannel.write} from a page-aligned direct buffer that holds the data already: no copy. */
         CHANNEL_DIRECT("FileChannel-direct"),
         /** {@link MappedWriter#write(byte[], int, int)}: a copy into the mapped window. */
-        MAPPED_WRITER("MappedWriter");
+        MAPPED_WRITER("MappedWriter"),
+        /** The IO_URING engine, one positional write per ring round trip, from the direct buffer. */
+        URING("IO_URING"),
+        /** The IO_URING engine, {@value #URING_DEPTH} consecutive chunks per {@link IoBatch}: one system call. */
+        URING_BATCH("IO_URING-batch");
+
+        /** Chunks per batch of {@link #URING_BATCH}, as the io_uring section's default depth. */
+        public static final int URING_DEPTH = 32;
 
         private final String label;
 
@@ -80,6 +90,8 @@ public final class WriteBench {
     private final PrintWriter log;
     private final byte[] heap;
     private final ByteBuffer direct;
+    /** Reused by {@link Writer#URING_BATCH}: a batch holds no file and is cleared per call. */
+    private IoBatch batch;
 
     /** {@code log} receives progress (standard error in the CLI). */
     public WriteBench(Options options, PrintWriter log) {
@@ -209,12 +221,54 @@ public final class WriteBench {
                     }
                 }
             }
+            case URING, URING_BATCH -> {
+                // Over the cached file: WRITE alone, so the file is not truncated and its pages stay.
+                try (PositionalFile pf = fresh
+                        ? PositionalFile.open(f, Engine.IO_URING, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                        : PositionalFile.open(f, Engine.IO_URING, StandardOpenOption.WRITE)) {
+                    if (writer == Writer.URING) {
+                        for (long pos = 0; pos < size; pos += chunk) {
+                            int off = offset(pos);
+                            pf.writeFully(direct.limit(off + (int) Math.min(chunk, size - pos)).position(off), pos);
+                        }
+                    } else {
+                        writeBatched(pf, chunk, size);
+                    }
+                }
+            }
             case MAPPED_WRITER -> {
                 try (MappedWriter w = fresh ? MappedWriter.open(f)
                         : MappedWriter.open(f, 0, MappedWriter.DEFAULT_WINDOW_SIZE, StandardOpenOption.WRITE)) {
                     for (long pos = 0; pos < size; pos += chunk) {
                         w.write(heap, offset(pos), (int) Math.min(chunk, size - pos));
                     }
+                }
+            }
+        }
+    }
+
+    /** Consecutive chunks, {@link Writer#URING_DEPTH} per batch, each a slice of the direct buffer. */
+    private void writeBatched(PositionalFile pf, int chunk, long size) throws IOException {
+        if (batch == null) {
+            batch = IoBatch.create(Writer.URING_DEPTH);
+        }
+        for (long pos = 0; pos < size; ) {
+            batch.clear();
+            long start = pos;
+            while (batch.size() < batch.capacity() && pos < size) {
+                int off = offset(pos);
+                int len = (int) Math.min(chunk, size - pos);
+                batch.write(pf, direct.clear().slice(off, len), pos);
+                pos += len;
+            }
+            batch.submit();
+            batch.throwIfFailed();
+            for (int k = 0; k < batch.size(); k++) {
+                long expected = Math.min(chunk, size - (start + (long) k * chunk));
+                if (batch.result(k) != expected) {
+                    // A short buffered write means a full disk or a signal: not a run to time.
+                    throw new IOException("io_uring write(path=" + pf.path() + ", pos=" + (start + (long) k * chunk)
+                            + "): wrote " + batch.result(k) + " of " + expected + " bytes");
                 }
             }
         }

@@ -34,6 +34,10 @@ class WriteBenchPartsTest {
         byte[] expected = Files.readAllBytes(reference);
         assertEquals(size, expected.length);
         for (WriteBench.Writer w : WriteBench.Writer.values()) {
+            if ((w == WriteBench.Writer.URING || w == WriteBench.Writer.URING_BATCH)
+                    && !io.sluice.Engine.IO_URING.isAvailable()) {
+                continue; // the command leaves them out where io_uring cannot run
+            }
             Path fresh = dir.resolve("new-" + w);
             bench.write(w, fresh, true, chunk, size);
             assertArrayEquals(expected, Files.readAllBytes(fresh), w + " to a new file");
