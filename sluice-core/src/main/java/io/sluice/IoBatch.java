@@ -218,17 +218,12 @@ public final class IoBatch {
      * @throws IllegalStateException if the request has not been submitted, or failed (see {@link #error})
      */
     public long result(int slot) {
-        checkDone(slot);
-        if (errors[slot] != null) {
-            throw new IllegalStateException("request " + slot + " failed: " + errors[slot].getMessage(), errors[slot]);
-        }
-        return results[slot];
+        return Outcomes.result(results, errors, size, submitted, slot);
     }
 
     /** The failure of request {@code slot}, or null if it succeeded. */
     public IOException error(int slot) {
-        checkDone(slot);
-        return errors[slot];
+        return Outcomes.error(errors, size, submitted, slot);
     }
 
     /**
@@ -237,27 +232,7 @@ public final class IoBatch {
      * The stored exceptions are not modified, so calling this twice throws the same story twice.
      */
     public void throwIfFailed() throws IOException {
-        IOException first = null;
-        int failed = 0;
-        for (int i = 0; i < submitted; i++) {
-            if (errors[i] != null) {
-                failed++;
-                first = first == null ? errors[i] : first;
-            }
-        }
-        if (failed == 1) {
-            throw first;
-        }
-        if (failed > 1) {
-            IOException all = new IOException(failed + " of " + submitted + " requests failed; the first: "
-                    + first.getMessage(), first);
-            for (int i = 0; i < submitted; i++) {
-                if (errors[i] != null && errors[i] != first) {
-                    all.addSuppressed(errors[i]);
-                }
-            }
-            throw all;
-        }
+        Outcomes.throwIfFailed(errors, submitted, "requests");
     }
 
     /** Empties the batch for reuse, dropping references to files and memory. */
@@ -267,12 +242,5 @@ public final class IoBatch {
         Arrays.fill(errors, 0, size, null);
         size = 0;
         submitted = 0;
-    }
-
-    private void checkDone(int slot) {
-        Objects.checkIndex(slot, size);
-        if (slot >= submitted) {
-            throw new IllegalStateException("request " + slot + " has not been submitted");
-        }
     }
 }

@@ -272,17 +272,12 @@ public final class PathReads {
      * @throws IllegalStateException if the request has not been submitted, or failed (see {@link #error})
      */
     public long result(int i) {
-        checkDone(i);
-        if (errors[i] != null) {
-            throw new IllegalStateException("request " + i + " failed: " + errors[i].getMessage(), errors[i]);
-        }
-        return results[i];
+        return Outcomes.result(results, errors, size, submitted, i);
     }
 
     /** Request {@code i}'s failure, or null if it succeeded. */
     public IOException error(int i) {
-        checkDone(i);
-        return errors[i];
+        return Outcomes.error(errors, size, submitted, i);
     }
 
     /**
@@ -290,27 +285,7 @@ public final class PathReads {
      * how many, caused by the first, with the others attached as suppressed.
      */
     public void throwIfFailed() throws IOException {
-        IOException first = null;
-        int failed = 0;
-        for (int i = 0; i < submitted; i++) {
-            if (errors[i] != null) {
-                failed++;
-                first = first == null ? errors[i] : first;
-            }
-        }
-        if (failed == 1) {
-            throw first;
-        }
-        if (failed > 1) {
-            IOException all = new IOException(failed + " of " + submitted + " reads failed; the first: "
-                    + first.getMessage(), first);
-            for (int i = 0; i < submitted; i++) {
-                if (errors[i] != null && errors[i] != first) {
-                    all.addSuppressed(errors[i]);
-                }
-            }
-            throw all;
-        }
+        Outcomes.throwIfFailed(errors, submitted, "reads");
     }
 
     /** Empties this instance for reuse, dropping its references to paths and memory. */
@@ -322,12 +297,6 @@ public final class PathReads {
         submitted = 0;
     }
 
-    private void checkDone(int i) {
-        Objects.checkIndex(i, size);
-        if (i >= submitted) {
-            throw new IllegalStateException("request " + i + " has not been submitted");
-        }
-    }
 
     // ---------------------------------------------------------------- io_uring: linked chains, direct descriptors
 
