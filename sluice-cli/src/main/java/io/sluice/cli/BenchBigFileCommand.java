@@ -28,8 +28,12 @@ final class BenchBigFileCommand implements Callable<Integer> {
     @Mixin
     JobBenchOptions common;
 
-    @Option(names = "--size", defaultValue = "1g", paramLabel = "BYTES",
-            description = "Size of the file (default: ${DEFAULT-VALUE}); it must fit in free memory to stay cached.")
+    /** Seed 002's workload scaled to a small machine; less where memory is short (see {@link #defaultSize}). */
+    static final long DEFAULT_SIZE = 4L << 30;
+
+    @Option(names = "--size", paramLabel = "BYTES",
+            description = "Size of the file (default: 4g, or half the memory available when that is less); it must "
+                    + "fit in free memory to stay cached.")
     String size;
 
     @Option(names = "--threads", split = ",", paramLabel = "N",
@@ -38,15 +42,43 @@ final class BenchBigFileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        long bytes = common.sizeAndRounds(size);
+        PrintWriter err = spec.commandLine().getErr();
+        long bytes = common.sizeAndRounds(size != null ? size : Long.toString(defaultSize(memAvailable(), err)));
         int rounds = common.rounds;
         List<Integer> t = BenchCommand.threadCounts(threads);
         Path d = common.dir();
-        PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         err.printf("sluice bench bigfile: %s file in %s, threads %s, %d rounds%n", ByteSize.format(bytes), d, t, rounds);
         List<Row> rows = new BigFileBench(new BigFileBench.Options(bytes, d, t, rounds), err).run();
         BenchCommand.emit(rows, BigFileBench::baseline, common.json, spec);
         return Main.OK;
+    }
+
+    /**
+     * {@link #DEFAULT_SIZE}, or the largest power of two up to half of Linux's MemAvailable when that is less (at
+     * least 256 MiB): a file that does not stay in the page cache would measure the disk, not the copy.
+     */
+    static long defaultSize(long available, PrintWriter err) {
+        if (available <= 0 || available / 2 >= DEFAULT_SIZE) {
+            return DEFAULT_SIZE;
+        }
+        long fit = Math.max(256L << 20, Long.highestOneBit(available / 2));
+        err.printf("note: %s of memory available, so the file is %s rather than %s (--size to choose)%n",
+                ByteSize.format(available), ByteSize.format(fit), ByteSize.format(DEFAULT_SIZE));
+        return fit;
+    }
+
+    /** MemAvailable from /proc/meminfo in bytes, or -1 where there is none. */
+    static long memAvailable() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemAvailable:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or an unexpected format: the default stands
+        }
+        return -1;
     }
 }

@@ -21,6 +21,19 @@ class MainTest {
     }
 
     @Test
+    void benchBigfileDefaultsToFourGiBUnlessMemoryIsShort() {
+        StringWriter note = new StringWriter();
+        PrintWriter err = new PrintWriter(note, true);
+        assertEquals(4L << 30, BenchBigFileCommand.defaultSize(24L << 30, err));
+        assertEquals(4L << 30, BenchBigFileCommand.defaultSize(-1, err), "no /proc/meminfo: the default stands");
+        assertEquals("", note.toString());
+        assertEquals(2L << 30, BenchBigFileCommand.defaultSize(6L << 30, err));
+        assertTrue(note.toString().contains("rather than 4 GiB"), note.toString());
+        assertEquals(256L << 20, BenchBigFileCommand.defaultSize(100L << 20, err), "never below 256 MiB");
+        assertTrue(BenchBigFileCommand.memAvailable() != 0);
+    }
+
+    @Test
     void infoListsEveryEngineAndTheBestOne() {
         assertEquals(Main.OK, run("info"), err::toString);
         String s = out.toString();
