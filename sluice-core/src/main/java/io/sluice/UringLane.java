@@ -49,14 +49,6 @@ final class UringLane implements AutoCloseable {
         MemorySegment copyTo;
         /** This slot's iovec array for READV/WRITEV, grown on demand and then reused; see {@link #iovec}. */
         MemorySegment iov;
-        /**
-         * The platform thread waiting for this request in {@code io_uring_enter} itself, or null; whoever else
-         * completes the request must then make sure it returns ({@link #wakeKernelWaiters}).
-         */
-        volatile Thread kernelWaiter;
-        /** errno capture and wait argument for that thread's kernel waits: the slot's, made on first use. */
-        MemorySegment waitState;
-        MemorySegment waitArg;
     }
 
     /**
@@ -96,21 +88,6 @@ final class UringLane implements AutoCloseable {
     private final MemorySegment reaperState = Native.newCallState();
     private volatile boolean reaperIdle;
     private volatile boolean closed;
-    /** The ring is unmapped; guarded by {@link #sqLock}. */
-    private boolean ringClosed;
-    /** Platform threads in (or about to enter) {@code io_uring_enter} for their own request; see {@link #await}. */
-    private final AtomicInteger kernelWaiters = new AtomicInteger();
-    /** Set by a drain that completed a request whose waiter is in the kernel; guarded by the drain role. */
-    private boolean wakeKernel;
-    /** Whether platform callers wait in the kernel: not on polled rings, which have their own waiting rules. */
-    private final boolean kernelWaits;
-    /** User data of the NOP that wakes kernel waiters: no request slot has it. */
-    private static final long WAKE = -1L;
-    /**
-     * The longest a caller stays in one kernel wait before looking at its request again. Only a safety net: the
-     * wake-up NOP normally ends the wait at once (see {@link #await}).
-     */
-    private static final long KERNEL_WAIT_NANOS = 1_000_000;
     /** A kernel thread submits for this ring (IORING_SETUP_SQPOLL). */
     private final boolean sqPoll;
     /** With SQPOLL, how long a waiter watches the completion queue before parking: about one device round trip. */
@@ -124,7 +101,6 @@ final class UringLane implements AutoCloseable {
     UringLane(int entries, int chunks, String name, int setupFlags) throws IOException {
         this.ring = Ring.create(entries, setupFlags);
         this.sqPoll = (ring.flags() & Uapi.IORING_SETUP_SQPOLL) != 0;
-        this.kernelWaits = (ring.flags() & (Uapi.IORING_SETUP_SQPOLL | Uapi.IORING_SETUP_IOPOLL)) == 0;
         boolean success = false;
         try {
             int slots = Math.min(ring.sqEntries(), ring.cqEntries() / 2);
@@ -391,9 +367,6 @@ final class UringLane implements AutoCloseable {
                 drainIfFree();
             }
         }
-        if (!op.done && kernelWaits && !Thread.currentThread().isVirtual()) {
-            awaitInKernel(op);
-        }
         if (!op.done) {
             op.waiter = Thread.currentThread();
             while (!op.done) {
@@ -408,78 +381,6 @@ final class UringLane implements AutoCloseable {
         int res = op.res;
         free(slot, op);
         return res;
-    }
-
-    /**
-     * A platform thread waits for its own request in {@code io_uring_enter(GETEVENTS)}, then drains: the completion
-     * wakes it directly, instead of waking the reaper, which would then unpark it (two hand-offs between threads).
-     * Virtual threads never come here: they must not block their carrier in a system call.
-     *
-     * <p>The kernel wakes a waiter for any completion, not for a given one. Several threads may wait at once, and
-     * any of them (or the reaper, or a submitter) may drain this request's completion between our last look and our
-     * entering the kernel, which would then wait for a completion that may never come. So the waiter publishes
-     * itself in {@link Op#kernelWaiter} before its last look at {@link Op#done} (both volatile), and a thread that
-     * completes the request while it is published posts a NOP ({@link #wakeKernelWaiters}), whose completion ends
-     * every kernel wait. Each wait is also bounded ({@link #KERNEL_WAIT_NANOS}) in case that NOP's completion is
-     * itself drained by a third thread before the waiter reaches the kernel. {@link #close} waits for kernel waiters
-     * before it closes the ring.
-     */
-    private void awaitInKernel(Op op) {
-        if (op.waitState == null) {
-            op.waitState = Native.newCallState();
-            op.waitArg = Ring.newWaitArg(KERNEL_WAIT_NANOS);
-        }
-        kernelWaiters.incrementAndGet();
-        try {
-            while (!op.done) {
-                op.kernelWaiter = Thread.currentThread();
-                if (!op.done && ring.cqReady() == 0) {
-                    int rc = ring.awaitAtMost(op.waitState, op.waitArg, 1);
-                    if (rc < 0 && rc != -Errno.EINTR && rc != -Errno.EAGAIN && rc != -Errno.EBUSY
-                            && rc != -Errno.ETIME) {
-                        // Unexpected: leave the waiting to the reaper, as virtual threads do.
-                        return;
-                    }
-                }
-                op.kernelWaiter = null;
-                if (!op.done) {
-                    drainIfFree();
-                    if (!op.done && ring.cqReady() > 0) {
-                        Thread.onSpinWait(); // another thread is draining; it delivers ours too
-                    }
-                }
-            }
-        } finally {
-            op.kernelWaiter = null;
-            kernelWaiters.decrementAndGet();
-        }
-    }
-
-    /**
-     * Posts a NOP so that every thread waiting in {@code io_uring_enter} returns: some request it waits for was
-     * completed by another thread. Without a free submission entry nothing is posted: the entries waiting in the
-     * queue will complete and wake it the same way.
-     */
-    private void wakeKernelWaiters() {
-        sqLock.lock();
-        try {
-            if (ringClosed) {
-                return;
-            }
-            long sqe = ring.nextSqe();
-            if (sqe < 0) {
-                return;
-            }
-            ring.prep(sqe, Uapi.IORING_OP_NOP, -1, false, 0, 0, 0, WAKE);
-            if (sqLock.getHoldCount() == 1) {
-                enterSubmit();
-            }
-            // else: this thread is inside enterSubmit already (draining on EAGAIN), whose loop submits the NOP too.
-        } catch (IOException e) {
-            // The waiters' bounded waits end anyway; nothing is lost but time.
-        } finally {
-            sqLock.unlock();
-        }
     }
 
     /** Gives a slot back; its bounce chunk too. */
@@ -539,19 +440,13 @@ final class UringLane implements AutoCloseable {
     private void drainHoldingRole() {
         int asyncCount;
         int[] async;
-        boolean wake;
         try {
             asyncDoneCount = 0;
-            wakeKernel = false;
             ring.drain(sink);
             asyncCount = asyncDoneCount;
             async = asyncCount == 0 ? null : java.util.Arrays.copyOf(asyncDone, asyncCount);
-            wake = wakeKernel;
         } finally {
             draining.set(false);
-        }
-        if (wake) {
-            wakeKernelWaiters();
         }
         for (int i = 0; i < asyncCount; i++) {
             finishAsync(async[i]);
@@ -563,9 +458,6 @@ final class UringLane implements AutoCloseable {
     private int asyncDoneCount;
 
     private void complete(long userData, int res, int flags) {
-        if (userData == WAKE) {
-            return; // its only job was to end kernel waits
-        }
         int slot = (int) userData;
         Op op = ops[slot];
         op.res = res;
@@ -576,12 +468,6 @@ final class UringLane implements AutoCloseable {
             Thread w = op.waiter;
             if (w != null && w != Thread.currentThread()) {
                 LockSupport.unpark(w);
-            }
-            // Read after writing done (both volatile): a waiter that published itself before its last look at done
-            // and saw it false is seen here, and may be in the kernel waiting for this very completion.
-            Thread k = op.kernelWaiter;
-            if (k != null && k != Thread.currentThread()) {
-                wakeKernel = true;
             }
         }
         pending.decrementAndGet();
@@ -631,9 +517,6 @@ final class UringLane implements AutoCloseable {
         MemorySegment state = reaperState;
         while (!closed || pending.get() > 0) {
             if (pending.get() == 0) {
-                if (ring.cqReady() > 0 && draining.compareAndSet(false, true)) {
-                    drainHoldingRole(); // wake-up NOPs only: release their entries
-                }
                 reaperIdle = true;
                 if (pending.get() == 0 && !closed) {
                     LockSupport.park(this);
@@ -689,18 +572,7 @@ final class UringLane implements AutoCloseable {
             }
             LockSupport.unpark(reaper);
         }
-        // A thread may still be in io_uring_enter for a request already completed (the wake-up NOP ends its wait,
-        // or its bounded wait does): the ring must stay open until it has left.
-        while (kernelWaiters.get() > 0) {
-            LockSupport.parkNanos(this, 100_000);
-        }
-        sqLock.lock();
-        try {
-            ringClosed = true;
-            ring.close();
-        } finally {
-            sqLock.unlock();
-        }
+        ring.close();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -23,7 +23,6 @@ public final class Errno {
     public static final int ENOSPC = 28;
     public static final int ENOSYS = 38;
     public static final int ELOOP = 40;
-    public static final int ETIME = 62;
     public static final int EOPNOTSUPP = 95;
     public static final int ECANCELED = 125;
 

@@ -305,28 +305,6 @@ public final class Ring implements AutoCloseable {
         return (int) Native.syscall(state, SYS_IO_URING_ENTER, fd, 0, minComplete, IORING_ENTER_GETEVENTS, 0, 0);
     }
 
-    /**
-     * Memory for {@link #awaitAtMost}: a {@code struct io_uring_getevents_arg} followed by the {@code struct
-     * __kernel_timespec} it points to, set to {@code timeoutNanos}. Made once per waiter and reused.
-     */
-    public static MemorySegment newWaitArg(long timeoutNanos) {
-        MemorySegment arg = Arena.ofAuto().allocate(GETEVENTS_ARG_SIZE + 16, 8);
-        MemorySegment ts = arg.asSlice(GETEVENTS_ARG_SIZE, 16);
-        ts.set(ValueLayout.JAVA_LONG, 0, timeoutNanos / 1_000_000_000L);
-        ts.set(ValueLayout.JAVA_LONG, 8, timeoutNanos % 1_000_000_000L);
-        arg.set(ValueLayout.JAVA_LONG, 16, ts.address()); // sigmask 0, sigmask_sz 0, min_wait_usec 0, then ts
-        return arg;
-    }
-
-    /**
-     * As {@link #await}, but returns after the timeout in {@code waitArg} ({@link #newWaitArg}) at the latest, with
-     * {@code -ETIME}.
-     */
-    public int awaitAtMost(MemorySegment state, MemorySegment waitArg, int minComplete) {
-        return (int) Native.syscall(state, SYS_IO_URING_ENTER, fd, 0, minComplete,
-                IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, waitArg.address(), GETEVENTS_ARG_SIZE);
-    }
-
     // ---------------------------------------------------------------- completion side
 
     /** Receives completions from {@link #drain}. */

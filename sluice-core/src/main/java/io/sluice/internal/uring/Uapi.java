@@ -61,10 +61,7 @@ public final class Uapi {
     // ---------------------------------------------------------------- io_uring_enter() flags
     public static final int IORING_ENTER_GETEVENTS = 1 << 0;
     public static final int IORING_ENTER_SQ_WAKEUP = 1 << 1;
-    public static final int IORING_ENTER_EXT_ARG = 1 << 3;
     public static final int IORING_ENTER_REGISTERED_RING = 1 << 4;
-    /** sizeof(struct io_uring_getevents_arg): sigmask, sigmask_sz, min_wait_usec, ts. */
-    public static final int GETEVENTS_ARG_SIZE = 24;
 
     /** sq_ring->flags */
     public static final int IORING_SQ_NEED_WAKEUP = 1 << 0;
