@@ -348,7 +348,9 @@ class UringEngineTest {
     void warmBatchCallsAllocateNothingPerRequest() throws IOException {
         assumeAllocationCounting();
         Path p = Pattern.file(dir.resolve("f"), 1 << 20);
-        try (Arena arena = Arena.ofConfined(); PositionalFile f = UringFile.open(p, OpenSpec.parse())) {
+        // Rings of its own: the default ones stay as other tests left them.
+        UringPool own = new UringPool(1, 64, 2);
+        try (Arena arena = Arena.ofConfined(); PositionalFile f = UringFile.open(p, OpenSpec.parse(), own)) {
             IoBatch batch = IoBatch.create(16);
             MemorySegment[] bufs = new MemorySegment[16];
             for (int i = 0; i < bufs.length; i++) {
@@ -371,6 +373,8 @@ class UringEngineTest {
             assertEquals(70_000L * 16 * 4096, checked[0], "every read complete");
             assertTrue(perBatch < 64, "a warm batch of 16 reads allocated " + perBatch + " bytes on average");
             assertPattern(bufs[3].toArray(ValueLayout.JAVA_BYTE), ((69_999 * 16L + 3) * 4096) % (1 << 20));
+        } finally {
+            own.close();
         }
     }
 
@@ -378,7 +382,9 @@ class UringEngineTest {
     void warmVectoredCallsAllocateNothing() throws IOException {
         assumeAllocationCounting();
         Path p = Pattern.file(dir.resolve("f"), 1 << 20);
-        try (Arena arena = Arena.ofConfined(); PositionalFile f = UringFile.open(p, OpenSpec.parse())) {
+        // Rings of its own: the default ones stay as other tests left them.
+        UringPool own = new UringPool(1, 64, 2);
+        try (Arena arena = Arena.ofConfined(); PositionalFile f = UringFile.open(p, OpenSpec.parse(), own)) {
             MemorySegment[] four = {arena.allocate(512), arena.allocate(1024), arena.allocate(100),
                     arena.allocate(2000)};
             long[] checked = new long[1];
@@ -389,6 +395,8 @@ class UringEngineTest {
             assertEquals(150_000L * 3636, checked[0], "every vectored read complete");
             assertTrue(perCall < 16, "a warm vectored read allocated " + perCall + " bytes on average");
             assertPattern(four[3].toArray(ValueLayout.JAVA_BYTE), (149_999 * 3637L) % (1 << 19) + 1636);
+        } finally {
+            own.close();
         }
     }
 
