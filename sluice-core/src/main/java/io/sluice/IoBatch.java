@@ -52,6 +52,8 @@ public final class IoBatch {
     private final IOException[] errors;
     private int size;
     private int submitted;
+    /** The io_uring engine's reusable per-request scratch, made on first use (see UringFile.BatchScratch). */
+    private UringFile.BatchScratch uringScratch;
 
     private IoBatch(int capacity) {
         files = new PositionalFile[capacity];
@@ -181,6 +183,14 @@ public final class IoBatch {
     }
 
     // ---------------------------------------------------------------- for engines that submit a batch themselves
+
+    UringFile.BatchScratch uringScratch() {
+        UringFile.BatchScratch s = uringScratch;
+        if (s == null) {
+            uringScratch = s = new UringFile.BatchScratch(this);
+        }
+        return s;
+    }
 
     boolean isRead(int i) {
         return ops[i] == READ;

@@ -14,6 +14,7 @@ import static io.sluice.internal.uring.Uapi.IORING_OP_WRITE_FIXED;
 import io.sluice.internal.AlignedBuffers;
 import io.sluice.internal.Errno;
 import io.sluice.internal.Native;
+import io.sluice.internal.uring.Ring;
 import io.sluice.internal.uring.Uapi;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -427,34 +428,32 @@ final class UringFile extends PositionalFile {
                 }
             }
             byte opcode = read ? IORING_OP_READV : IORING_OP_WRITEV;
-            int kk = k;
-            int last = lastLen;
-            long bounceBase = bounce;
-            int fdArg = slot >= 0 ? slot : fd;
-            boolean fixed = slot >= 0;
-            UringLane.Prep prep = (ring, sqe, unused, s, op) -> {
-                MemorySegment iov = UringLane.iovec(op, kk);
-                long at = 0;
-                for (int j = 0; j < kk; j++) {
+            // The slot is claimed first and its own iovec array filled outside the submit lock: no callback object
+            // and no result array per call.
+            int s = lane.reserve();
+            MemorySegment iov;
+            try {
+                iov = UringLane.iovec(lane.op(s), k);
+                long at0 = 0;
+                for (int j = 0; j < k; j++) {
                     int i = offset + j;
-                    int len = j == kk - 1 ? last : length(bufs, segs, i);
+                    int len = j == k - 1 ? lastLen : length(bufs, segs, i);
                     long addr;
                     if (isHeap(bufs, segs, i)) {
-                        addr = bounceBase + at;
-                        at += bounceSpan(len);
+                        addr = bounce + at0;
+                        at0 += bounceSpan(len);
                     } else {
                         addr = address(bufs, segs, i);
                     }
                     iov.set(ValueLayout.JAVA_LONG, Uapi.IOVEC_SIZE * j, addr);
                     iov.set(ValueLayout.JAVA_LONG, Uapi.IOVEC_SIZE * j + 8, len);
                 }
-                ring.prep(sqe, opcode, fdArg, fixed, iov.address(), kk, position, s);
-            };
-            int[] slotOut = new int[1];
-            while (lane.trySubmit(1, prep, slotOut, 0) == 0) {
-                lane.backOff(); // every slot is in flight
+            } catch (RuntimeException | Error e) {
+                lane.free(s, lane.op(s)); // not published: the slot is still ours to give back
+                throw e;
             }
-            int res = lane.await(slotOut[0]);
+            lane.submitReserved(s, opcode, slot >= 0 ? slot : fd, slot >= 0, iov.address(), k, position);
+            int res = lane.await(s);
             if (res < 0) {
                 if (res == -Errno.EINVAL && read && align == 0 && position >= Native.size(fd)) {
                     return -1;
@@ -605,11 +604,42 @@ final class UringFile extends PositionalFile {
 
     // ---------------------------------------------------------------- batches: one submission per run of requests
 
+    /**
+     * What {@link #submit(IoBatch, int, int)} needs per request, kept in the batch and reused, so a warm batch call
+     * allocates nothing: a batch is used by one thread at a time, and its capacity bounds every array. It is also
+     * the batch's {@link UringLane.Prep}, filling entries from these arrays under the submit lock.
+     */
+    static final class BatchScratch implements UringLane.Prep {
+        private final IoBatch batch;
+        /** Per request (by batch index): the native address and length to transfer. */
+        final long[] addrs;
+        final int[] lens;
+        /** The batch indexes going through the ring, in order, and the slot each got. */
+        final int[] idx;
+        final int[] slotOf;
+        int fd;
+        boolean fixed;
+
+        BatchScratch(IoBatch batch) {
+            int capacity = batch.capacity();
+            this.batch = batch;
+            addrs = new long[capacity];
+            lens = new int[capacity];
+            idx = new int[capacity];
+            slotOf = new int[capacity];
+        }
+
+        @Override
+        public void prep(Ring ring, long sqe, int k, int s, UringLane.Op op) {
+            int i = idx[k];
+            ring.prep(sqe, batch.isRead(i) ? IORING_OP_READ : IORING_OP_WRITE, fd, fixed, addrs[i], lens[i],
+                    batch.position(i), s);
+        }
+    }
+
     @Override
     void submit(IoBatch batch, int from, int to) {
         UringLane lane = pool.lane();
-        int n = to - from;
-        boolean[] viaRing = new boolean[n];
         try {
             beginUse();
         } catch (ClosedChannelException e) {
@@ -619,71 +649,59 @@ final class UringFile extends PositionalFile {
             return;
         }
         try {
+            BatchScratch sc = batch.uringScratch();
+            long[] addrs = sc.addrs;
+            int[] lens = sc.lens;
+            int[] idx = sc.idx;
+            int[] slotOf = sc.slotOf;
+            sc.fd = slot >= 0 ? slot : fd;
+            sc.fixed = slot >= 0;
             int queued = 0;
-            long[] addrs = new long[n];
-            int[] lens = new int[n];
-            for (int i = 0; i < n; i++) {
+            for (int i = from; i < to; i++) {
                 // Only native memory goes into the shared submission; heap memory runs one by one below.
-                MemorySegment m = batch.nativeSegment(from + i);
-                boolean read = batch.isRead(from + i);
+                MemorySegment m = batch.nativeSegment(i);
+                boolean read = batch.isRead(i);
                 if (m != null && (read || isWritable()) && !(read && m.isReadOnly())) {
                     long len = Math.min(m.byteSize(), MAX_TRANSFER);
-                    try {
-                        checkDirect(m.address(), len, batch.position(from + i));
-                        viaRing[i] = len > 0;
+                    if (len > 0 && aligned(m.address(), len, batch.position(i))) {
                         addrs[i] = m.address();
                         lens[i] = (int) len;
-                    } catch (IllegalArgumentException e) {
-                        viaRing[i] = false;
+                        idx[queued++] = i;
                     }
                 }
-                if (viaRing[i]) {
-                    queued++;
-                }
             }
-            int[] idx = new int[queued];
-            int q = 0;
-            for (int i = 0; i < n; i++) {
-                if (viaRing[i]) {
-                    idx[q++] = i;
-                }
-            }
-            int fdArg = slot >= 0 ? slot : fd;
-            boolean fixed = slot >= 0;
-            UringLane.Prep prep = (ring, sqe, k, s, op) -> {
-                int i = idx[k];
-                ring.prep(sqe, batch.isRead(from + i) ? IORING_OP_READ : IORING_OP_WRITE, fdArg, fixed, addrs[i],
-                        lens[i], batch.position(from + i), s);
-            };
             // Submit as many as the ring takes, then collect the oldest; repeat. More requests than slots thus flow
             // through in waves instead of waiting for slots that only our own collecting would free.
-            int[] slotOf = new int[queued];
             int submitted = 0;
             int collected = 0;
             while (collected < queued) {
                 if (submitted < queued) {
-                    submitted += lane.trySubmit(queued - submitted, prep, slotOf, submitted);
+                    submitted += lane.trySubmit(queued - submitted, sc, slotOf, submitted);
                 }
                 if (collected < submitted) {
                     int i = idx[collected];
                     int res = lane.await(slotOf[collected]);
                     collected++;
-                    boolean read = batch.isRead(from + i);
-                    long pos = batch.position(from + i);
+                    boolean read = batch.isRead(i);
+                    long pos = batch.position(i);
                     if (res < 0) {
-                        batch.record(from + i, Long.MIN_VALUE,
+                        batch.record(i, Long.MIN_VALUE,
                                 errnoFailure(read ? IORING_OP_READ : IORING_OP_WRITE, pos, lens[i], res));
                     } else {
-                        batch.record(from + i, read && res == 0 ? -1 : res, null);
-                        batch.advance(from + i, res);
+                        batch.record(i, read && res == 0 ? -1 : res, null);
+                        batch.advance(i, res);
                     }
                 } else {
                     lane.backOff(); // every slot is held by other threads' requests
                 }
             }
-            for (int i = 0; i < n; i++) {
-                if (!viaRing[i]) {
-                    batch.runOne(from + i);
+            // The rest (heap memory, misaligned O_DIRECT, empty, refused) one by one, as the single calls answer them.
+            int q = 0;
+            for (int i = from; i < to; i++) {
+                if (q < queued && idx[q] == i) {
+                    q++;
+                } else {
+                    batch.runOne(i);
                 }
             }
         } catch (IOException e) {
@@ -693,6 +711,11 @@ final class UringFile extends PositionalFile {
         } finally {
             endUse();
         }
+    }
+
+    /** Whether an O_DIRECT transfer may go as it is (always, without O_DIRECT); {@link #checkDirect} explains. */
+    private boolean aligned(long address, long length, long position) {
+        return align == 0 || ((address | length | position) & (align - 1)) == 0;
     }
 
     // ---------------------------------------------------------------- the rest

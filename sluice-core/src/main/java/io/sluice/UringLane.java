@@ -54,7 +54,8 @@ final class UringLane implements AutoCloseable {
     /**
      * The iovec array of {@code op}'s slot with room for {@code count} entries. It belongs to the slot, so it stays
      * valid while the request is in flight (the kernel may read it late, from an SQPOLL thread or a worker) and is
-     * allocated only when a slot first meets a longer vector. Called from a {@link Prep}, under the submit lock.
+     * allocated only when a slot first meets a longer vector. Called by the thread holding the slot (see
+     * {@link #reserve}), before the request is published.
      */
     static MemorySegment iovec(Op op, int count) {
         long need = Uapi.IOVEC_SIZE * count;
@@ -247,6 +248,66 @@ final class UringLane implements AutoCloseable {
                 sqLock.unlock();
             }
             // Back-pressure: every slot is in flight. Let completions drain, then try again.
+            backOff();
+        }
+    }
+
+    /**
+     * Claims a free request slot without publishing an entry, waiting while every slot is in flight. The caller fills
+     * what the slot owns (its {@link #iovec}) outside the lock, then publishes with {@link #submitReserved}, or gives
+     * the slot back with {@link #free}. This is how a vectored call describes its request without a callback object.
+     */
+    int reserve() throws IOException {
+        for (;;) {
+            sqLock.lock();
+            try {
+                if (closed) {
+                    throw new IOException("io_uring lane is closed");
+                }
+                if (freeTop > 0) {
+                    int slot = freeSlots[--freeTop];
+                    Op op = ops[slot];
+                    op.done = false;
+                    op.waiter = null;
+                    return slot;
+                }
+            } finally {
+                sqLock.unlock();
+            }
+            backOff();
+        }
+    }
+
+    /** The slot object of {@code slot}, for a caller holding it from {@link #reserve}. */
+    Op op(int slot) {
+        return ops[slot];
+    }
+
+    /**
+     * Publishes and submits the blocking request of a slot taken with {@link #reserve}. A free submission entry is
+     * all but certain (every entry waiting in the queue holds a slot, and there are no more slots than entries), but
+     * with SQPOLL the kernel may not have taken them yet: then wait and retry. If the lane is closed meanwhile, the
+     * slot is given back and the call throws.
+     */
+    void submitReserved(int slot, byte opcode, int fd, boolean fixedFile, long addr, int len, long offset)
+            throws IOException {
+        for (;;) {
+            sqLock.lock();
+            try {
+                if (closed) {
+                    free(slot, ops[slot]);
+                    throw new IOException("io_uring lane is closed");
+                }
+                long sqe = ring.nextSqe();
+                if (sqe >= 0) {
+                    ring.prep(sqe, opcode, fd, fixedFile, addr, len, offset, slot);
+                    pending.incrementAndGet();
+                    enterSubmit();
+                    return;
+                }
+            } finally {
+                sqLock.unlock();
+            }
             backOff();
         }
     }

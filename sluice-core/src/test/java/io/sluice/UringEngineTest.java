@@ -12,6 +12,7 @@ import io.sluice.internal.Native;
 import io.sluice.internal.uring.Ring;
 import io.sluice.internal.uring.Uapi;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -305,6 +306,97 @@ class UringEngineTest {
             assertPattern(three[2].toArray(ValueLayout.JAVA_BYTE), 37);
         } finally {
             one.close();
+        }
+    }
+
+    /**
+     * Bytes the current (platform) thread allocates on average per {@code call} once warm: the least of several rounds
+     * after {@code warm} calls, since a round during which the JIT compiler replaces interpreted code counts the
+     * interpreter's allocations too.
+     */
+    private static double allocatedPerCall(int warm, int perRound, IoCall call) throws IOException {
+        var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        int i = 0;
+        for (; i < warm; i++) {
+            call.run(i);
+        }
+        double least = Double.MAX_VALUE;
+        for (int round = 0; round < 5; round++) {
+            long before = mx.getCurrentThreadAllocatedBytes();
+            for (int end = i + perRound; i < end; i++) {
+                call.run(i);
+            }
+            least = Math.min(least, (mx.getCurrentThreadAllocatedBytes() - before) / (double) perRound);
+        }
+        return least;
+    }
+
+    interface IoCall {
+        void run(int i) throws IOException;
+    }
+
+    private static void assumeAllocationCounting() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean mx
+                && mx.isThreadAllocatedMemorySupported(), "per-thread allocation counting is not supported here");
+        var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        if (!mx.isThreadAllocatedMemoryEnabled()) {
+            mx.setThreadAllocatedMemoryEnabled(true);
+        }
+    }
+
+    @Test
+    void warmBatchCallsAllocateNothingPerRequest() throws IOException {
+        assumeAllocationCounting();
+        Path p = Pattern.file(dir.resolve("f"), 1 << 20);
+        // Rings of its own: the default ones stay as other tests left them.
+        UringPool own = new UringPool(1, 64, 2);
+        try (Arena arena = Arena.ofConfined(); PositionalFile f = UringFile.open(p, OpenSpec.parse(), own)) {
+            IoBatch batch = IoBatch.create(16);
+            MemorySegment[] bufs = new MemorySegment[16];
+            for (int i = 0; i < bufs.length; i++) {
+                bufs[i] = arena.allocate(4096, 4096);
+            }
+            long[] checked = new long[1];
+            // Scratch arrays, a callback and a boolean[]/long[]/int[] per call were some 500 bytes a batch of 16.
+            double perBatch = allocatedPerCall(20_000, 10_000, round -> {
+                for (int i = 0; i < bufs.length; i++) {
+                    batch.read(f, bufs[i], ((round * 16L + i) * 4096) % (1 << 20));
+                }
+                if (batch.submit() != 0) {
+                    batch.throwIfFailed();
+                }
+                for (int i = 0; i < bufs.length; i++) {
+                    checked[0] += batch.result(i);
+                }
+                batch.clear();
+            });
+            assertEquals(70_000L * 16 * 4096, checked[0], "every read complete");
+            assertTrue(perBatch < 64, "a warm batch of 16 reads allocated " + perBatch + " bytes on average");
+            assertPattern(bufs[3].toArray(ValueLayout.JAVA_BYTE), ((69_999 * 16L + 3) * 4096) % (1 << 20));
+        } finally {
+            own.close();
+        }
+    }
+
+    @Test
+    void warmVectoredCallsAllocateNothing() throws IOException {
+        assumeAllocationCounting();
+        Path p = Pattern.file(dir.resolve("f"), 1 << 20);
+        // Rings of its own: the default ones stay as other tests left them.
+        UringPool own = new UringPool(1, 64, 2);
+        try (Arena arena = Arena.ofConfined(); PositionalFile f = UringFile.open(p, OpenSpec.parse(), own)) {
+            MemorySegment[] four = {arena.allocate(512), arena.allocate(1024), arena.allocate(100),
+                    arena.allocate(2000)};
+            long[] checked = new long[1];
+            // A callback and a one-element result array per call were some 50 bytes.
+            double perCall = allocatedPerCall(50_000, 20_000, round -> {
+                checked[0] += f.read((round * 3637L) % (1 << 19), four);
+            });
+            assertEquals(150_000L * 3636, checked[0], "every vectored read complete");
+            assertTrue(perCall < 16, "a warm vectored read allocated " + perCall + " bytes on average");
+            assertPattern(four[3].toArray(ValueLayout.JAVA_BYTE), (149_999 * 3637L) % (1 << 19) + 1636);
+        } finally {
+            own.close();
         }
     }
 
