@@ -85,7 +85,7 @@ public final class BigFiles {
                     for (int done = 0; done < length; ) {
                         int s = (int) ((pos + done) % source.length);
                         int n = Math.min(length - done, source.length - s);
-                        MemorySegment.copy(src, s, b, done, n);
+                        HeapCopies.copy(src, s, b, done, n);
                         done += n;
                     }
                     buffer.clear().limit(length);

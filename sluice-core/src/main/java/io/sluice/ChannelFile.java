@@ -128,7 +128,7 @@ final class ChannelFile extends PositionalFile {
                 if (n < 0) {
                     return total == 0 ? -1 : (int) total;
                 }
-                MemorySegment.copy(bounce, 0, dst, total, n);
+                HeapCopies.copy(bounce, 0, dst, total, n);
                 total += n;
                 if (n < chunk) {
                     break;
@@ -152,7 +152,7 @@ final class ChannelFile extends PositionalFile {
             long len = src.byteSize();
             while (total < len) {
                 int chunk = (int) Math.min(len - total, b.capacity());
-                MemorySegment.copy(src, total, bounce, 0, chunk);
+                HeapCopies.copy(src, total, bounce, 0, chunk);
                 b.clear().limit(chunk);
                 int n = pwrite(b, position + total);
                 total += n;
@@ -277,7 +277,7 @@ final class ChannelFile extends PositionalFile {
             long at = 0;
             for (int i = offset; i < offset + count && at < n; i++) {
                 long k = Math.min(dsts[i].byteSize(), n - at);
-                MemorySegment.copy(bounce, at, dsts[i], 0, k);
+                HeapCopies.copy(bounce, at, dsts[i], 0, k);
                 at += k;
             }
             return n;
@@ -334,7 +334,7 @@ final class ChannelFile extends PositionalFile {
             MemorySegment bounce = MemorySegment.ofBuffer(b.clear());
             long at = 0;
             for (int i = offset; i < offset + count; i++) {
-                MemorySegment.copy(srcs[i], 0, bounce, at, srcs[i].byteSize());
+                HeapCopies.copy(srcs[i], 0, bounce, at, srcs[i].byteSize());
                 at += srcs[i].byteSize();
             }
             b.clear().limit(want);

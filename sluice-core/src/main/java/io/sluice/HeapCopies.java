@@ -4,8 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Copies between native bounce memory and the caller's heap memory, for the engines that cannot hand heap memory to
- * the kernel (io_uring).
+ * Copies between the caller's memory and an engine's own (a bounce buffer, a mapping, a registered chunk), used by
+ * every engine wherever the caller's side may be heap memory.
  *
  * <p>Why not plain {@link MemorySegment#copy(MemorySegment, long, MemorySegment, long, long)}: for fewer than 64
  * bytes the JDK copies segment to segment with a loop of 8-byte moves in Java, and on Temurin 25.0.3 that loop, as
@@ -21,20 +21,16 @@ final class HeapCopies {
     private HeapCopies() {
     }
 
-    /** Copies {@code length} bytes from native {@code src} at {@code srcOffset} to {@code dst} at {@code dstOffset}. */
-    static void toHeap(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
+    /**
+     * {@code MemorySegment.copy(src, srcOffset, dst, dstOffset, length)}, through an array form when either side is
+     * backed by a {@code byte[]}.
+     */
+    static void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
         if (length > 0 && dst.heapBase().orElse(null) instanceof byte[] array) {
             // A heap segment's address is its byte offset in the array.
             MemorySegment.copy(src, ValueLayout.JAVA_BYTE, srcOffset, array, Math.toIntExact(dst.address() + dstOffset),
                     Math.toIntExact(length));
-        } else {
-            MemorySegment.copy(src, srcOffset, dst, dstOffset, length);
-        }
-    }
-
-    /** Copies {@code length} bytes from {@code src} at {@code srcOffset} to native {@code dst} at {@code dstOffset}. */
-    static void fromHeap(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
-        if (length > 0 && src.heapBase().orElse(null) instanceof byte[] array) {
+        } else if (length > 0 && src.heapBase().orElse(null) instanceof byte[] array) {
             MemorySegment.copy(array, Math.toIntExact(src.address() + srcOffset), dst, ValueLayout.JAVA_BYTE, dstOffset,
                     Math.toIntExact(length));
         } else {

@@ -227,7 +227,7 @@ final class MappedFile extends PositionalFile {
             int n = (int) Math.min(dst.byteSize(), size - position);
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
-                MemorySegment.copy(m.segment(), position, dst, 0, n);
+                HeapCopies.copy(m.segment(), position, dst, 0, n);
                 return n;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);
@@ -289,7 +289,7 @@ final class MappedFile extends PositionalFile {
             }
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
-                MemorySegment.copy(src, 0, m.segment(), position, len);
+                HeapCopies.copy(src, 0, m.segment(), position, len);
                 return (int) len;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);

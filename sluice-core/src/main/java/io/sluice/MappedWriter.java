@@ -273,7 +273,7 @@ public final class MappedWriter implements Closeable {
         long at = this.offset;
         if (length <= limit - at) {
             try {
-                MemorySegment.copy(src, 0, window, at, length);
+                HeapCopies.copy(src, 0, window, at, length);
             } catch (IllegalStateException e) {
                 throw closedOr(e);
             } catch (InternalError e) {
@@ -300,7 +300,7 @@ public final class MappedWriter implements Closeable {
             }
             long n = Math.min(length - done, limit - offset);
             try {
-                MemorySegment.copy(src, done, window, offset, n);
+                HeapCopies.copy(src, done, window, offset, n);
             } catch (IllegalStateException e) {
                 throw closedOr(e);
             } catch (InternalError e) {

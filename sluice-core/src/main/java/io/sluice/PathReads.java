@@ -437,7 +437,7 @@ public final class PathReads {
             return;
         }
         if (bounce != null && readRes > 0 && !destination(i).isNative()) {
-            HeapCopies.toHeap(bounce, 0, destination(i), 0, readRes);
+            HeapCopies.copy(bounce, 0, destination(i), 0, readRes);
         }
         if (readRes > 0 && memory[i] instanceof ByteBuffer b) {
             b.position(b.position() + readRes);

@@ -291,14 +291,14 @@ final class UringFile extends PositionalFile {
             while (total < len) {
                 int n = (int) Math.min(len - total, UringLane.CHUNK);
                 if (!read) {
-                    HeapCopies.fromHeap(heap, total, buf, 0, n);
+                    HeapCopies.copy(heap, total, buf, 0, n);
                 }
                 int r = io(lane, op, base, n, position + total, 0, bufIndex);
                 if (r < 0) {
                     return total == 0 ? -1 : (int) total;
                 }
                 if (read) {
-                    HeapCopies.toHeap(buf, 0, heap, total, r);
+                    HeapCopies.copy(buf, 0, heap, total, r);
                 }
                 total += r;
                 if (r < n) {
@@ -421,7 +421,7 @@ final class UringFile extends PositionalFile {
                         int i = offset + j;
                         if (isHeap(bufs, segs, i)) {
                             int len = j == k - 1 ? lastLen : length(bufs, segs, i);
-                            HeapCopies.fromHeap(segment(bufs, segs, i), 0, bounceMem, at, len);
+                            HeapCopies.copy(segment(bufs, segs, i), 0, bounceMem, at, len);
                             at += bounceSpan(len);
                         }
                     }
@@ -476,7 +476,7 @@ final class UringFile extends PositionalFile {
                 int got = (int) Math.min(len, left);
                 if (isHeap(bufs, segs, i)) {
                     if (read) {
-                        HeapCopies.toHeap(bounceMem, at, segment(bufs, segs, i), 0, got);
+                        HeapCopies.copy(bounceMem, at, segment(bufs, segs, i), 0, got);
                     }
                     at += bounceSpan(len);
                 }
@@ -558,7 +558,7 @@ final class UringFile extends PositionalFile {
                 len = Math.min(len, UringLane.CHUNK);
                 MemorySegment c = lane.chunk(chunk);
                 if (!read) {
-                    HeapCopies.fromHeap(mem, 0, c, 0, len);
+                    HeapCopies.copy(mem, 0, c, 0, len);
                 } else {
                     copyTo = mem;
                 }

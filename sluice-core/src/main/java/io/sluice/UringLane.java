@@ -486,7 +486,7 @@ final class UringLane implements AutoCloseable {
             } else {
                 n = UringFile.isRead(op.opcode) && res == 0 && op.length > 0 ? -1 : res;
                 if (op.copyTo != null && n > 0) {
-                    HeapCopies.toHeap(chunk(op.chunk), 0, op.copyTo, 0, n);
+                    HeapCopies.copy(chunk(op.chunk), 0, op.copyTo, 0, n);
                 }
             }
         } catch (RuntimeException e) {
