@@ -43,7 +43,7 @@ final class BenchBigFileCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
-        long bytes = common.sizeAndRounds(size != null ? size : Long.toString(defaultSize(memAvailable(), err)));
+        long bytes = size != null ? common.sizeAndRounds(size) : common.sizeAndRounds(defaultSize(memAvailable(), err));
         int rounds = common.rounds;
         List<Integer> t = BenchCommand.threadCounts(threads);
         Path d = common.dir();

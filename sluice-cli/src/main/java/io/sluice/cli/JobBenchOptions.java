@@ -30,7 +30,11 @@ final class JobBenchOptions {
      * @throws IllegalArgumentException unless both are positive
      */
     long sizeAndRounds(String size) {
-        long bytes = ByteSize.parse(size);
+        return sizeAndRounds(ByteSize.parse(size));
+    }
+
+    /** {@link #sizeAndRounds(String)} for a size already in bytes. */
+    long sizeAndRounds(long bytes) {
         if (bytes < 1 || rounds < 1) {
             throw new IllegalArgumentException("--size and --rounds must be positive");
         }
