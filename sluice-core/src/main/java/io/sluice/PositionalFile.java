@@ -7,9 +7,13 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonWritableChannelException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -42,6 +46,14 @@ import java.util.concurrent.CompletableFuture;
  *       open and usable for every other thread (unlike a plain {@code FileChannel}).</li>
  *   <li>Other I/O failures are {@link IOException}s whose message names the operation, the file, the position
  *       and the length, such as {@code read(path=/data/x, pos=4096, len=8192): Input/output error}.</li>
+ *   <li>Only regular files and block devices are opened. Every engine checks the path (following symbolic links,
+ *       unless {@link LinkOption#NOFOLLOW_LINKS} is given) before it opens anything and refuses anything else with
+ *       a {@link FileSystemException} naming the path and the kind: a directory as the JDK does
+ *       ({@code /data: Is a directory}), and a FIFO, socket or character device with
+ *       {@code /tmp/f: is a FIFO; positional I/O needs a regular file or a block device} (opening a FIFO for
+ *       reading would block until a writer comes, and none of these has positions to read at). Files of
+ *       {@code /proc} and {@code /sys} are regular files, often of size 0 while their text is longer: read them
+ *       until {@code read} returns -1 rather than up to {@link #size()}.</li>
  * </ul>
  *
  * {@snippet :
@@ -69,10 +81,12 @@ public abstract class PositionalFile implements Closeable {
      * Opens {@code path} with the {@link Engine#best() best} engine for this machine.
      *
      * @param options {@link java.nio.file.StandardOpenOption}s as for {@code FileChannel.open} (READ is implied;
-     *                APPEND is refused since every write names its position), {@link java.nio.file.LinkOption
+     *                APPEND is refused since every write names its position), {@link LinkOption
      *                #NOFOLLOW_LINKS}, an {@link Advice}, and {@link SluiceOption#DIRECT}, {@link SluiceOption#SQPOLL},
      *                {@link SluiceOption#IOPOLL} (IO_URING only)
      * @throws java.nio.file.NoSuchFileException if the file does not exist and is not to be created
+     * @throws FileSystemException naming the path and its kind when it is neither a regular file nor a block device
+     *         (see the class comment)
      * @throws IOException if the file cannot be opened
      */
     public static PositionalFile open(Path path, OpenOption... options) throws IOException {
@@ -95,12 +109,66 @@ public abstract class PositionalFile implements Closeable {
             throw new UnsupportedOperationException("SluiceOption." + option
                     + " is supported by the IO_URING engine only, not " + engine);
         }
+        requirePositionalKind(path, spec);
         return switch (engine) {
             case CLASSIC -> ClassicFile.open(path, spec);
             case CHANNEL -> new ChannelFile(path, spec);
             case MMAP -> MappedFile.open(path, spec);
             case IO_URING -> UringFile.open(path, spec);
         };
+    }
+
+    // File type bits of st_mode (<sys/stat.h>), as the "unix:mode" attribute gives them.
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFSOCK = 0140000;
+    private static final int S_IFLNK = 0120000;
+    private static final int S_IFREG = 0100000;
+    private static final int S_IFBLK = 0060000;
+    private static final int S_IFDIR = 0040000;
+    private static final int S_IFCHR = 0020000;
+    private static final int S_IFIFO = 0010000;
+
+    /**
+     * Refuses, with one {@code stat} and before any engine opens anything, a path that is neither a regular file nor a
+     * block device. Opening a FIFO for reading blocks until a writer comes; a FIFO, socket or character device has no
+     * positions to read at; and a directory opens for reading but fails every read. A path that cannot be looked at
+     * (missing, say, and perhaps to be created) is left to the engine's open, which reports it as it always has.
+     */
+    private static void requirePositionalKind(Path path, OpenSpec spec) throws IOException {
+        if (spec.standard().contains(StandardOpenOption.CREATE_NEW)) {
+            return; // the open fails on anything already there, without blocking on a FIFO
+        }
+        LinkOption[] links = spec.noFollowLinks()
+                ? new LinkOption[] {LinkOption.NOFOLLOW_LINKS}
+                : new LinkOption[0];
+        int type;
+        try {
+            type = (Integer) Files.getAttribute(path, "unix:mode", links) & S_IFMT;
+        } catch (UnsupportedOperationException notUnix) {
+            BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(path, BasicFileAttributes.class, links);
+            } catch (IOException e) {
+                return;
+            }
+            // No finer kinds than these here; block devices, if the platform has them, count as "other".
+            type = a.isRegularFile() || a.isSymbolicLink() ? S_IFREG : a.isDirectory() ? S_IFDIR : 0;
+        } catch (IOException e) {
+            return;
+        }
+        String kind = switch (type) {
+            // A symbolic link is seen only with NOFOLLOW_LINKS, and the open refuses it (ELOOP).
+            case S_IFREG, S_IFBLK, S_IFLNK -> null;
+            case S_IFDIR -> throw new FileSystemException(path.toString(), null, "Is a directory");
+            case S_IFIFO -> "is a FIFO";
+            case S_IFSOCK -> "is a socket";
+            case S_IFCHR -> "is a character device";
+            default -> "is not a regular file";
+        };
+        if (kind != null) {
+            throw new FileSystemException(path.toString(), null,
+                    kind + "; positional I/O needs a regular file or a block device");
+        }
     }
 
     /** The path this file was opened with. */

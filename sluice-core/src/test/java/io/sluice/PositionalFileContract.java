@@ -432,6 +432,52 @@ abstract class PositionalFileContract {
     }
 
     @Test
+    void aDirectoryIsRefusedAtOpenAsTheJdkDoes() throws IOException {
+        Path sub = Files.createDirectory(dir.resolve("sub"));
+        Path link = Files.createSymbolicLink(dir.resolve("link-to-sub"), sub);
+        for (Path p : List.of(sub, link)) {
+            for (OpenOption[] options : List.of(new OpenOption[0], new OpenOption[] {WRITE},
+                    new OpenOption[] {WRITE, CREATE})) {
+                java.nio.file.FileSystemException e = assertThrows(java.nio.file.FileSystemException.class,
+                        () -> open(p, options).close(), p + " " + Arrays.toString(options));
+                assertEquals(p.toString(), e.getFile());
+                assertEquals(p + ": Is a directory", e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aFifoASocketAndACharacterDeviceAreRefusedBeforeTheEngineOpensThem() throws Exception {
+        Path fifo = NonRegularFiles.fifo(dir.resolve("fifo"));
+        // A writer holds the FIFO open, so that an engine that opened it before checking would not block forever
+        // but read (or fail) instead; destroyed after, since a FIFO with no reader keeps its writer waiting.
+        Process writer = new ProcessBuilder("sh", "-c", "exec printf 'some data' > \"$0\"", fifo.toString()).start();
+        try {
+            assertRefused(fifo, "is a FIFO");
+            assertRefused(Files.createSymbolicLink(dir.resolve("link-to-fifo"), fifo), "is a FIFO");
+        } finally {
+            writer.destroyForcibly().waitFor();
+        }
+        try (var server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            Path socket = dir.resolve("socket");
+            server.bind(java.net.UnixDomainSocketAddress.of(socket));
+            assertRefused(socket, "is a socket");
+        }
+        Path devNull = Path.of("/dev/null");
+        assumeTrue(Files.exists(devNull));
+        assertRefused(devNull, "is a character device");
+    }
+
+    private void assertRefused(Path p, String kind) {
+        for (OpenOption[] options : List.of(new OpenOption[0], new OpenOption[] {WRITE})) {
+            java.nio.file.FileSystemException e = assertThrows(java.nio.file.FileSystemException.class,
+                    () -> open(p, options).close(), p + " " + Arrays.toString(options));
+            assertEquals(p.toString(), e.getFile());
+            assertEquals(p + ": " + kind + "; positional I/O needs a regular file or a block device", e.getMessage());
+        }
+    }
+
+    @Test
     void createNewRefusesAnExistingFile() throws IOException {
         Path p = patternFile("f", 1000);
         assertThrows(FileAlreadyExistsException.class, () -> open(p, CREATE_NEW, WRITE).close());
