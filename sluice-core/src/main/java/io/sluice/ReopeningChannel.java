@@ -53,7 +53,11 @@ final class ReopeningChannel {
 
     /**
      * Called when {@code failed} threw {@code e}. Returns normally when the caller should retry; throws when it
-     * should not: the file was closed on purpose, or this thread is the one that was interrupted.
+     * should not: {@code e} itself when the file was closed on purpose, and {@link ClosedByInterruptException} when
+     * this thread is interrupted, whatever the JDK said. An interrupted thread can meet a channel that another
+     * thread's interrupt closed (it took the channel just before, and the JDK then reports a plain
+     * {@link ClosedChannelException}, or {@link java.nio.channels.AsynchronousCloseException} if its call had begun);
+     * that must not read as "closed" to a caller whose file is still open.
      */
     void recover(FileChannel failed, ClosedChannelException e) throws IOException {
         synchronized (this) {
@@ -64,8 +68,13 @@ final class ReopeningChannel {
                 channel = FileChannel.open(path, spec.channelOptions(true));
             }
         }
-        if (e instanceof ClosedByInterruptException || Thread.currentThread().isInterrupted()) {
+        if (e instanceof ClosedByInterruptException) {
             throw e;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            ClosedByInterruptException interrupted = new ClosedByInterruptException();
+            interrupted.initCause(e);
+            throw interrupted;
         }
     }
 

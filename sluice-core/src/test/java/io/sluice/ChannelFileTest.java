@@ -15,6 +15,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -173,6 +175,40 @@ class ChannelFileTest extends PositionalFileContract {
             }
             assertSame(before, ch.get(reopening), "the refused calls must not have closed and reopened the channel");
             assertTrue(((java.nio.channels.FileChannel) before).isOpen());
+        }
+    }
+
+    @Test
+    void aCallerInterruptedJustAfterAnotherInterruptClosedTheChannelGetsClosedByInterrupt() throws Exception {
+        Path p = patternFile("f", 10_000);
+        try (PositionalFile f = open(p)) {
+            Field rc = ChannelFile.class.getDeclaredField("channel");
+            rc.setAccessible(true);
+            ReopeningChannel reopening = (ReopeningChannel) rc.get(f);
+            FileChannel taken = reopening.get();
+            // Another thread's interrupt during a call closes the shared channel, as the JDK does for everyone.
+            Thread other = Thread.ofPlatform().start(() -> {
+                Thread.currentThread().interrupt();
+                assertThrows(ClosedByInterruptException.class, () -> taken.read(ByteBuffer.allocate(1), 0));
+            });
+            other.join();
+            assertFalse(taken.isOpen());
+            // This thread took the channel before that and is interrupted before its own call starts: the JDK sees
+            // only a closed channel and says so, though the file is open for everyone else.
+            Thread.currentThread().interrupt();
+            try {
+                ClosedChannelException plain = assertThrows(ClosedChannelException.class,
+                        () -> taken.read(ByteBuffer.allocateDirect(10), 0));
+                assertFalse(plain instanceof ClosedByInterruptException, "what the JDK says here");
+                ClosedByInterruptException e = assertThrows(ClosedByInterruptException.class,
+                        () -> reopening.recover(taken, plain));
+                assertSame(plain, e.getCause(), "the JDK's own exception is kept as the cause");
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept");
+            } finally {
+                Thread.interrupted();
+            }
+            assertTrue(f.isOpen());
+            assertPattern(Dst.DIRECT_BUFFER.readFully(f, 100, 1000), 1000, 100);
         }
     }
 
