@@ -154,11 +154,24 @@ final class WcCommand implements Callable<Integer> {
         boolean implicitStdin = files == null || files.isEmpty();
         List<String> names = implicitStdin ? List.of("-") : files;
         int width = width(names);
-                Counts total = new Counts(0, 0, 0);
+        Counts total = new Counts(0, 0, 0);
         boolean failed = false;
         for (String name : names) {
+            if (name.isEmpty()) {
+                // Path.of("") is the current directory; GNU wc refuses the name itself.
+                err.println("sluice wc: invalid zero-length file name");
+                failed = true;
+                continue;
+            }
             try {
-                Counts c = name.equals("-") ? countStream(stdin) : countFile(Path.of(name));
+                if (name.equals("-") && stdinIsClosed()) {
+                    // GNU wc's read fails with EBADF; it prints the (zero) counts and fails.
+                    err.println("sluice wc: " + (implicitStdin ? "'standard input'" : "-") + ": Bad file descriptor");
+                    print(out, new Counts(0, 0, 0), width, implicitStdin ? null : name);
+                    failed = true;
+                    continue;
+                }
+                Counts c = name.equals("-") ? countStream(standardInput()) : countFile(Path.of(name));
                 total = total.plus(c);
                 print(out, c, width, implicitStdin ? null : name);
             } catch (IsADirectory e) {
@@ -182,6 +195,15 @@ final class WcCommand implements Callable<Integer> {
         return failed ? Main.FAILED : Main.OK;
     }
 
+    /**
+     * What {@code -} reads. For the process's standard input, descriptor 0 itself rather than {@link System#in}:
+     * that one is buffered, and {@code BufferedInputStream} asks {@code available()}, which for a regular file seeks to
+     * its end, and a /proc file refuses that (EINVAL), so {@code wc - < /proc/version} failed.
+     */
+    private InputStream standardInput() {
+        return stdin == System.in ? new java.io.FileInputStream(java.io.FileDescriptor.in) : stdin;
+    }
+
     /** The column width GNU wc uses: see the class comment. */
     private int width(List<String> names) {
         int counts = (lines ? 1 : 0) + (words ? 1 : 0) + (bytes ? 1 : 0);
@@ -191,6 +213,9 @@ final class WcCommand implements Callable<Integer> {
         long regularTotal = 0;
         int minimum = 1;
         for (String name : names) {
+            if (name.isEmpty() || name.equals("-") && stdinIsClosed()) {
+                continue; // GNU has nothing to stat: no size, and no minimum width either
+            }
             try {
                 // GNU stats standard input too: redirected from a file it counts as one, a pipe or terminal does not.
                 Path path = !name.equals("-") ? Path.of(name) : stdin == System.in ? Path.of("/dev/stdin") : null;
@@ -237,19 +262,21 @@ final class WcCommand implements Callable<Integer> {
     }
 
     private Counts countFile(Path path) throws IOException {
-        BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
-        if (a.isDirectory()) {
+        FileKind kind = FileKind.of(path);
+        if (kind == FileKind.DIRECTORY) {
             throw new IsADirectory();
         }
-        if (!a.isRegularFile()) {
-            // A FIFO or device cannot be mapped: count it as a stream.
+        if (kind != FileKind.SIZED) {
+            // Its size does not say where its data ends (a /proc or /sys file, a FIFO, a device), so it is read to
+            // its end on this thread, as standard input is and as GNU wc reads it.
             try (InputStream in = Files.newInputStream(path)) {
                 return countStream(in);
             }
         }
+        long size = Files.size(path);
         if (!lines && !words) {
             // Only bytes: the size says it (GNU does the same for regular files).
-            return new Counts(0, 0, Files.size(path));
+            return new Counts(0, 0, size);
         }
         // Every byte is looked at, so reads into a cache-sized buffer beat mapping (see ParallelScan.withReads).
         ParallelScan scan = ParallelScan.lines().withThreads(threads).withReads(READ_SIZE);
@@ -262,7 +289,7 @@ final class WcCommand implements Callable<Integer> {
         }
         WordCounter c = scan.scan(path, () -> WordCounter.forEnvironment(env), (acc, records, position) -> acc.count(records),
                 WordCounter::add);
-        return new Counts(c.lines(), c.words(), a.size());
+        return new Counts(c.lines(), c.words(), size);
     }
 
     /** Counts a stream on this thread, in chunks cut where no UTF-8 sequence is split. */
@@ -308,6 +335,95 @@ final class WcCommand implements Callable<Integer> {
             case AccessDeniedException x -> "Permission denied";
             default -> e.getMessage();
         };
+    }
+
+    /**
+     * Whether standard input was closed when the JVM started: the JVM then opened one of its own files on descriptor 0
+     * (the runtime image {@code lib/modules}, or a jar), and {@link System#in} would count that file. Read from what
+     * descriptor 0 names on Linux: a file of the Java runtime, the class path or the module path. Always false for a
+     * replaced {@link #stdin}, and where there is no {@code /proc/self/fd}.
+     */
+    boolean stdinIsClosed() {
+        if (stdin != System.in) {
+            return false;
+        }
+        Path target;
+        try {
+            target = Files.readSymbolicLink(Path.of("/proc/self/fd/0"));
+        } catch (IOException | UnsupportedOperationException e) {
+            return false; // descriptor 0 is open (a pipe, a file, a terminal) or this is not Linux
+        }
+        if (!target.isAbsolute()) {
+            return false; // "pipe:[1234]", "socket:[...]": the kernel's names for what a file name cannot say
+        }
+        try {
+            if (target.startsWith(Path.of(System.getProperty("java.home")).toRealPath())) {
+                return true;
+            }
+        } catch (IOException e) {
+            // no runtime directory to compare with
+        }
+        String paths = System.getProperty("java.class.path", "") + java.io.File.pathSeparator
+                + System.getProperty("jdk.module.path", "");
+        for (String p : paths.split(java.io.File.pathSeparator)) {
+            try {
+                if (!p.isEmpty() && Path.of(p).toRealPath().equals(target)) {
+                    return true;
+                }
+            } catch (IOException | java.nio.file.InvalidPathException e) {
+                // an entry that does not exist is not what descriptor 0 names
+            }
+        }
+        return false;
+    }
+
+    /** How {@link #countFile} reads a file, from one {@code stat}. */
+    enum FileKind {
+        /** A directory: reported, as GNU wc does. */
+        DIRECTORY,
+        /** A regular file with data up to its size: counted in parallel segments, or by its size for {@code -c}. */
+        SIZED,
+        /**
+         * Anything else, read on one thread to its end: a regular file of size 0 (most of /proc), one on a file system
+         * whose sizes are not data (sysfs says 4096 for a few bytes), a FIFO, a character or block device.
+         */
+        STREAM;
+
+        /**
+         * Kernel file systems whose files are made up when read; their sizes do not say how much there is. Only looked
+         * up for files on devices with major number 0, which these all have (so do tmpfs, overlayfs and btrfs).
+         */
+        private static final java.util.Set<String> PSEUDO = java.util.Set.of("proc", "sysfs", "debugfs", "tracefs",
+                "securityfs", "configfs", "cgroup", "cgroup2", "pstore", "efivarfs", "bpf", "fusectl", "binfmt_misc",
+                "selinuxfs", "smackfs", "devpts", "mqueue", "rpc_pipefs", "nfsd");
+
+        static FileKind of(Path path) throws IOException {
+            Map<String, Object> a;
+            try {
+                a = Files.readAttributes(path, "unix:mode,size,dev");
+            } catch (UnsupportedOperationException notUnix) {
+                BasicFileAttributes b = Files.readAttributes(path, BasicFileAttributes.class);
+                return b.isDirectory() ? DIRECTORY : b.isRegularFile() && b.size() > 0 ? SIZED : STREAM;
+            }
+            int type = (Integer) a.get("mode") & 0170000;
+            if (type == 0040000) {
+                return DIRECTORY;
+            }
+            if (type != 0100000 || (Long) a.get("size") == 0) {
+                return STREAM;
+            }
+            long dev = (Long) a.get("dev");
+            // glibc's major(): bits 8-19 and 32-43 of the device number
+            long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfffL);
+            if (major == 0) {
+                try {
+                    return PSEUDO.contains(Files.getFileStore(path).type()) ? STREAM : SIZED;
+                } catch (IOException e) {
+                    return SIZED; // no mount entry to say: the size is taken at its word, as before
+                }
+            }
+            return SIZED;
+        }
     }
 
     /** A directory named as a file: GNU wc reports it and prints zero counts for it. */

@@ -183,6 +183,149 @@ class WcCommandTest {
         assertTrue(compared > 100);
     }
 
+    /**
+     * Runs {@code sluice} and GNU wc with the same arguments and compares output, exit code and the reason of each
+     * error; {@code args} name files by absolute path, so both run alike wherever they start.
+     */
+    private static void assertSameAsGnu(Map<String, String> env, List<String> args) throws Exception {
+        Result expected = gnu(env, args);
+        Result got = sluice(env, null, args.toArray(new String[0]));
+        assertEquals(got, quick(env, args.toArray(new String[0])), "picocli and quick paths differ");
+        String what = env + " wc " + String.join(" ", args);
+        assertEquals(expected.out(), got.out(), what);
+        assertEquals(expected.exit(), got.exit(), what + "\n" + got.err());
+        assertSameReasons(expected, got, what);
+    }
+
+    private static void assertSameReasons(Result expected, Result got, String what) {
+        for (String line : expected.err().split("\n")) {
+            if (!line.isEmpty()) {
+                String reason = line.substring(line.lastIndexOf(": ") + 2);
+                assertTrue(got.err().contains(reason), what + ": expected '" + reason + "' in " + got.err());
+            }
+        }
+    }
+
+    @Test
+    void procAndSysFilesAreReadToTheirEndNotToTheirSize() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        // Files whose text does not change from read to read: /proc says size 0, sysfs 4096 for a few bytes.
+        List<String> pseudo = new ArrayList<>();
+        for (String f : new String[] {"/proc/version", "/proc/filesystems", "/sys/kernel/mm/transparent_hugepage/enabled",
+            "/sys/kernel/mm/transparent_hugepage/defrag", "/sys/bus/cpu/uevent"}) {
+            if (Files.exists(Path.of(f))) {
+                pseudo.add(f);
+            }
+        }
+        assumeTrue(pseudo.contains("/proc/version"), "no /proc here");
+        String[][] optionSets = {{}, {"-l"}, {"-w"}, {"-c"}, {"-lc"}};
+        for (String[] options : optionSets) {
+            for (String f : pseudo) {
+                List<String> args = new ArrayList<>(List.of(options));
+                args.add(f);
+                assertSameAsGnu(Map.of("LC_ALL", "C.UTF-8"), args);
+            }
+            List<String> all = new ArrayList<>(List.of(options));
+            all.addAll(pseudo);
+            all.add(dir.resolve("big").toString());
+            assertSameAsGnu(Map.of("LC_ALL", "C"), all);
+        }
+    }
+
+    @Test
+    void anEmptyFileNameIsInvalidNotTheCurrentDirectory() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        String a = dir.resolve("no-final-newline").toString();
+        String b = dir.resolve("only-newlines").toString();
+        for (List<String> args : List.of(List.of(""), List.of("-l", ""), List.of("", a), List.of(a, "", b),
+                List.of("-c", a, ""))) {
+            assertSameAsGnu(Map.of("LC_ALL", "C"), args);
+        }
+    }
+
+    @Test
+    void aFifoIsReadToItsEndAsItsWriterFeedsIt() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        Path fifo = dir.resolve("fifo");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assumeTrue(mk.waitFor(30, TimeUnit.SECONDS) && mk.exitValue() == 0, "no mkfifo here");
+        byte[] text = Files.readAllBytes(dir.resolve("random-3"));
+        try {
+            for (String[] options : new String[][] {{}, {"-c"}, {"-lw"}}) {
+                List<String> args = new ArrayList<>(List.of(options));
+                args.add(fifo.toString());
+                args.add(dir.resolve("random-3").toString());
+                Map<String, String> env = Map.of("LC_ALL", "C.UTF-8");
+                Result expected = fedThroughFifo(fifo, text, () -> gnu(env, args));
+                Result got = fedThroughFifo(fifo, text, () -> sluice(env, null, args.toArray(new String[0])));
+                assertEquals(expected, got, String.join(" ", args));
+            }
+        } finally {
+            Files.delete(fifo);
+        }
+    }
+
+    /** Runs {@code wc} while another thread writes {@code text} into {@code fifo} (its open waits for a reader). */
+    private static Result fedThroughFifo(Path fifo, byte[] text, java.util.concurrent.Callable<Result> wc)
+            throws Exception {
+        Thread writer = Thread.ofPlatform().start(() -> {
+            try {
+                Files.write(fifo, text);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        Result r = wc.call();
+        writer.join(30_000);
+        assertTrue(!writer.isAlive(), "the writer finished");
+        return r;
+    }
+
+    /**
+     * Runs the command line {@code sh} is given, whose {@code $JAVA} is a JVM on this test's class path running
+     * {@link Main}: for what only a process of its own can have, such as a closed standard input.
+     */
+    private static Result shell(String script) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder("sh", "-c", script).directory(dir.toFile());
+        pb.environment().put("JAVA", java + " -cp " + System.getProperty("java.class.path") + " " + Main.class.getName());
+        pb.environment().put("LC_ALL", "C");
+        pb.environment().remove("POSIXLY_CORRECT");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return new Result(out, err, p.exitValue());
+    }
+
+    @Test
+    void aClosedStandardInputIsABadDescriptorNotAFileTheJvmOpened() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        assumeTrue(Files.isSymbolicLink(Path.of("/proc/self/fd/0")) || Files.isDirectory(Path.of("/proc/self/fd")),
+                "no /proc/self/fd here");
+        for (String args : new String[] {"-", "", "-l -", "-c - " + dir.resolve("no-final-newline")}) {
+            Result expected = shell("exec wc " + args + " <&-");
+            // The JVM opens its own files on the lowest free descriptor: 0, here.
+            Result got = shell("exec $JAVA wc " + args + " <&-");
+            String what = "wc " + args + " <&-";
+            assertEquals(expected.out(), got.out(), what + "\n" + got.err());
+            assertEquals(expected.exit(), got.exit(), what + "\n" + got.err());
+            assertSameReasons(expected, got, what);
+        }
+    }
+
+    @Test
+    void standardInputRedirectedFromAProcFileIsReadToItsEnd() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        assumeTrue(Files.exists(Path.of("/proc/version")), "no /proc here");
+        for (String args : new String[] {"-", "", "-lc -"}) {
+            Result expected = shell("exec wc " + args + " < /proc/version");
+            Result got = shell("exec $JAVA wc " + args + " < /proc/version");
+            assertEquals(expected, new Result(got.out(), "", got.exit()), "wc " + args + " < /proc/version\n" + got.err());
+        }
+    }
+
     @Test
     void standardInputGivesTheSameCountsAsTheFileHowEverTheReadsAreCut() throws Exception {
         Path big = dir.resolve("big");
