@@ -76,26 +76,96 @@ public final class Main {
             }
         }
         cl.setOut(out);
-        cl.setErr(err);
-        cl.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? BAD_INPUT
-                : e instanceof IllegalArgumentException ? BAD_INPUT
-                : e instanceof java.io.IOException ? FAILED : INTERNAL);
+        cl.setErr(LineTrackingWriter.wrap(err));
+        cl.setExitCodeExceptionMapper(Main::exitCode);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            if (e instanceof IllegalArgumentException || e instanceof java.io.IOException) {
-                cmd.getErr().println("sluice: " + e.getMessage());
+            PrintWriter w = cmd.getErr();
+            // Progress may have left its line open: the error goes on a line of its own.
+            LineTrackingWriter.endLine(w);
+            int code = exitCode(e);
+            if (code == INTERNAL) {
+                w.println("sluice: internal error, please report it:");
+                e.printStackTrace(w);
             } else {
-                cmd.getErr().println("sluice: internal error, please report it:");
-                e.printStackTrace(cmd.getErr());
+                w.println("sluice: " + describe(e));
             }
-            cmd.getErr().flush();
-            return cmd.getExitCodeExceptionMapper().getExitCode(e);
+            w.flush();
+            return code;
         });
         cl.setParameterExceptionHandler((e, a) -> {
-            e.getCommandLine().getErr().println("sluice: " + e.getMessage());
-            e.getCommandLine().usage(e.getCommandLine().getErr());
+            PrintWriter w = e.getCommandLine().getErr();
+            LineTrackingWriter.endLine(w);
+            w.println("sluice: " + describe(e) + "; see '" + e.getCommandLine().getCommandSpec().qualifiedName()
+                    + " --help'");
+            w.flush();
             return BAD_INPUT;
         });
         return cl;
+    }
+
+    /**
+     * The exit code for a failure: {@value #BAD_INPUT} for what the user asked that cannot be done as asked (a bad
+     * option, a size that does not fit), {@value #FAILED} when the operation failed (an I/O error, an engine that
+     * cannot run on this machine), {@value #INTERNAL} for anything else, which is a bug.
+     */
+    static int exitCode(Throwable e) {
+        return switch (e) {
+            case CommandLine.ParameterException p -> BAD_INPUT;
+            case IllegalArgumentException i -> BAD_INPUT;
+            case java.io.IOException i -> FAILED;
+            case UnsupportedOperationException u -> FAILED;
+            case InterruptedException i -> FAILED;
+            default -> INTERNAL;
+        };
+    }
+
+    /**
+     * One line for a failure the user should see: the path and the cause for file system errors, whose JDK messages
+     * are often the path alone ({@code NoSuchFileException: /data/x}).
+     */
+    static String describe(Throwable e) {
+        String s = switch (e) {
+            case CommandLine.UnmatchedArgumentException u when u.isUnknownOption() -> unknownOptions(u);
+            case CommandLine.UnmatchedArgumentException u when !u.getCommandLine().getSubcommands().isEmpty()
+                    && !u.getUnmatched().isEmpty() && !u.getUnmatched().getFirst().startsWith("-") ->
+                    "unknown command '" + u.getUnmatched().getFirst() + "'" + suggestion(u);
+            case java.nio.file.FileSystemException f -> f.getFile() + (f.getOtherFile() == null ? "" : " -> "
+                    + f.getOtherFile()) + ": " + reason(f);
+            case InterruptedException i -> "interrupted";
+            default -> e.getMessage() == null ? e.toString() : e.getMessage();
+        };
+        if (e instanceof CommandLine.ParameterException && !s.isEmpty()) {
+            // picocli's sentences start with a capital; ours after "sluice: " do not
+            s = Character.toLowerCase(s.charAt(0)) + s.substring(1);
+        }
+        return s.replace('\n', ' ').strip();
+    }
+
+    private static String unknownOptions(CommandLine.UnmatchedArgumentException u) {
+        java.util.List<String> unmatched = u.getUnmatched();
+        StringBuilder b = new StringBuilder(unmatched.size() == 1 ? "unknown option " : "unknown options ");
+        for (int i = 0; i < unmatched.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append('\'').append(unmatched.get(i)).append('\'');
+        }
+        return b.append(suggestion(u)).toString();
+    }
+
+    /** picocli's closest match for a mistyped name, as {@code " (did you mean '--size'?)"}; empty if none. */
+    private static String suggestion(CommandLine.UnmatchedArgumentException u) {
+        java.util.List<String> suggestions = u.getSuggestions();
+        return suggestions.isEmpty() ? "" : " (did you mean '" + suggestions.getFirst() + "'?)";
+    }
+
+    /** The cause of a file system error in words, where the JDK's exception type says it and its message does not. */
+    static String reason(java.nio.file.FileSystemException f) {
+        return switch (f) {
+            case java.nio.file.NoSuchFileException x -> "no such file or directory";
+            case java.nio.file.AccessDeniedException x -> "permission denied";
+            case java.nio.file.FileAlreadyExistsException x -> "already exists";
+            case java.nio.file.NotDirectoryException x -> "not a directory";
+            case java.nio.file.DirectoryNotEmptyException x -> "directory not empty";
+            default -> f.getReason() != null ? f.getReason() : f.getClass().getSimpleName();
+        };
     }
 
     /** The version from the jar's manifest. */
