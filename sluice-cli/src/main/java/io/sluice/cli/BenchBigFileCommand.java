@@ -46,7 +46,9 @@ final class BenchBigFileCommand implements Callable<Integer> {
         long bytes = size != null ? common.sizeAndRounds(size) : common.sizeAndRounds(defaultSize(memAvailable(), err));
         int rounds = common.rounds;
         List<Integer> t = BenchCommand.threadCounts(threads);
+        BenchChecks.json(common.json);
         Path d = common.dir();
+        BenchChecks.space(d, bytes, size != null ? "--size " + size : "the file of " + ByteSize.format(bytes));
         BenchCommand.describeMachine(err);
         err.printf("sluice bench bigfile: %s file in %s, threads %s, %d rounds%n", ByteSize.format(bytes), d, t, rounds);
         List<Row> rows = new BigFileBench(new BigFileBench.Options(bytes, d, t, rounds), err).run();

@@ -44,8 +44,9 @@ final class BenchCommand implements Callable<Integer> {
     String size;
 
     @Option(names = "--dir", paramLabel = "DIR",
-            description = "Where to create the test file (default: the system temp directory). Point it at the disk "
-                    + "you care about.")
+            description = "An existing directory to create the test file in (default: the system temp directory); the "
+                    + "benchmark makes and removes a directory of its own inside it. Point it at the disk you care "
+                    + "about.")
     Path dir;
 
     @Option(names = "--threads", split = ",", paramLabel = "N",
@@ -94,6 +95,7 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
         boolean jsonToStdout = json != null && json.toString().equals("-");
+        LineTrackingWriter.endLine(err);
         if (jsonToStdout) {
             Report.json(rows, baseline, out);
         } else {
@@ -142,8 +144,11 @@ final class BenchCommand implements Callable<Integer> {
             }
             e.add("naive-direct");
         }
-        Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
-        return new Bench.Options(fileSize, d, t, e, bs, seq, sampling.sampleNanos(), sampling.rounds, !noFio);
+        long sampleNanos = sampling.sampleNanos();
+        BenchChecks.json(sampling.json);
+        Path d = BenchChecks.dir(dir);
+        BenchChecks.space(d, fileSize, "--size " + size);
+        return new Bench.Options(fileSize, d, t, e, bs, seq, sampleNanos, sampling.rounds, !noFio);
     }
 
     static int blockSize(String s, String option) {

@@ -90,8 +90,6 @@ final class BenchUringCommand implements Callable<Integer> {
         }
         // One thread unless asked: the point is what one thread gets from keeping many requests in flight.
         List<Integer> threads = parent.threads != null ? BenchCommand.threadCounts(parent.threads) : List.of(1);
-        Path dir = parent.dir != null ? parent.dir : Path.of(System.getProperty("java.io.tmpdir"));
-        BenchCommand.describeMachine(err);
         if (!noVthreads && (vthreads < 1 || vthreads > 10_000)) {
             throw new IllegalArgumentException("--vthreads must be between 1 and 10000: " + vthreads);
         }
@@ -100,8 +98,15 @@ final class BenchUringCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--write-threads must be between 1 and 1024: " + n);
             }
         }
+        long sampleNanos = sampling.sampleNanos();
+        BenchChecks.json(sampling.json);
+        Path dir = BenchChecks.dir(parent.dir);
+        long smallFiles = noOpenReadClose ? 0 : (long) UringBench.SMALL_FILES * UringBench.SMALL_FILE_SIZE;
+        BenchChecks.space(dir, BenchChecks.plus(fileSize, smallFiles), "--size " + parent.size
+                + (noOpenReadClose ? "" : " (and 64 MiB of open-read-close files)"));
+        BenchCommand.describeMachine(err);
         List<Integer> writers = noWrites ? List.of() : writeThreads;
-        var o = new UringBench.Options(fileSize, dir, threads, sizes, depth, !noDirect, sampling.sampleNanos(),
+        var o = new UringBench.Options(fileSize, dir, threads, sizes, depth, !noDirect, sampleNanos,
                 sampling.rounds, !parent.noFio, noVthreads ? 0 : vthreads, writers, !noOpenReadClose, sqpoll);
         List<Row> rows = new UringBench(o, err).run();
         BenchCommand.emit(rows, UringBench::baseline, sampling.json, spec);

@@ -64,7 +64,10 @@ final class BenchWriteCommand implements Callable<Integer> {
                 names.add(WriteBench.Writer.parse(w).label());
             }
         }
+        BenchChecks.json(common.json);
         Path d = common.dir();
+        // a new file and one kept in the page cache, each of the size
+        BenchChecks.space(d, BenchChecks.times(bytes, 2), "--size " + size + " (two files of that size)");
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         err.printf("sluice bench write: %s per run in chunks of %s to %s; writers %s; %d rounds%n",

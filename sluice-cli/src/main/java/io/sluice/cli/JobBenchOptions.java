@@ -7,11 +7,12 @@ import picocli.CommandLine.Option;
 /** The options {@code sluice bench write} and {@code sluice bench bigfile} share (a picocli mixin). */
 final class JobBenchOptions {
     @Option(names = "--dir", paramLabel = "DIR",
-            description = "Where to write (default: the system temp directory). Point it at the disk you care about.")
+            description = "An existing directory to write in (default: the system temp directory); the benchmark "
+                    + "makes and removes a directory of its own inside it. Point it at the disk you care about.")
     Path dir;
 
     @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
-            description = "Runs per row after one warm-up; the table shows their median and spread "
+            description = "Runs per row after one warm-up, at most 1000; the table shows their median and spread "
                     + "(default: ${DEFAULT-VALUE}).")
     int rounds;
 
@@ -19,15 +20,16 @@ final class JobBenchOptions {
             description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
     Path json;
 
-    /** The directory to write in. */
+    /** The directory to write in, checked (see {@link BenchChecks#dir}). */
     Path dir() {
-        return dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
+        return BenchChecks.dir(dir);
     }
 
     /**
      * The size given, checked together with the rounds.
      *
-     * @throws IllegalArgumentException unless both are positive
+     * @throws IllegalArgumentException unless the size is positive and the rounds are 1 to
+     *         {@value BenchChecks#MAX_ROUNDS}
      */
     long sizeAndRounds(String size) {
         return sizeAndRounds(ByteSize.parse(size));
@@ -35,9 +37,10 @@ final class JobBenchOptions {
 
     /** {@link #sizeAndRounds(String)} for a size already in bytes. */
     long sizeAndRounds(long bytes) {
-        if (bytes < 1 || rounds < 1) {
-            throw new IllegalArgumentException("--size and --rounds must be positive");
+        if (bytes < 1) {
+            throw new IllegalArgumentException("--size must be positive");
         }
+        BenchChecks.rounds(rounds);
         return bytes;
     }
 }

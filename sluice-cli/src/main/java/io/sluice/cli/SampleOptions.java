@@ -6,22 +6,20 @@ import picocli.CommandLine.Option;
 /** The options every benchmark command shares: how long a sample lasts, how many rounds, and where JSON goes. */
 final class SampleOptions {
     @Option(names = "--duration", defaultValue = "200", paramLabel = "MS",
-            description = "Length of one timed sample in milliseconds (default: ${DEFAULT-VALUE}).")
+            description = "Length of one timed sample in milliseconds, at most an hour (default: ${DEFAULT-VALUE}).")
     long durationMs;
 
     @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
-            description = "Samples per row; the table shows their median and spread (default: ${DEFAULT-VALUE}).")
+            description = "Samples per row, at most 1000; the table shows their median and spread "
+                    + "(default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = "--json", paramLabel = "FILE",
             description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
     Path json;
 
-    /** The sample length in nanoseconds, after checking both numbers are positive. */
+    /** The sample length in nanoseconds, after checking both numbers (see {@link BenchChecks#duration}). */
     long sampleNanos() {
-        if (durationMs < 1 || rounds < 1) {
-            throw new IllegalArgumentException("--duration and --rounds must be positive");
-        }
-        return durationMs * 1_000_000;
+        return BenchChecks.duration(durationMs, rounds);
     }
 }

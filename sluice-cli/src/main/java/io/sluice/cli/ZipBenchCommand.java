@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.cli.bench.Row;
 import io.sluice.cli.bench.ZipBench;
+import io.sluice.cli.bench.ZipBenchArchive;
 import io.sluice.cli.bench.ZipReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,7 +27,8 @@ final class ZipBenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--dir", paramLabel = "DIR",
-            description = "Where to write the test archive (default: the system temp directory).")
+            description = "An existing directory to write the test archive in (default: the system temp directory); "
+                    + "the benchmark makes and removes a directory of its own inside it.")
     Path dir;
 
     @Option(names = "--small-entries", defaultValue = "256", paramLabel = "N",
@@ -48,6 +50,24 @@ final class ZipBenchCommand implements Callable<Integer> {
     @Mixin
     SampleOptions sampling;
 
+    /** Entries of each small kind at most: about 8.5 GiB of archive. */
+    static final int MAX_SMALL_ENTRIES = 1_000_000;
+    /** Entries of each big kind at most: about 156 GiB of archive. */
+    static final int MAX_BIG_ENTRIES = 10_000;
+
+    /**
+     * The most bytes the test archive can take: every entry of each kind at full size (deflated ones take about 60%)
+     * plus room for its headers and name.
+     */
+    static long archiveBound(int small, int big) {
+        long total = 0;
+        for (ZipBenchArchive.Kind k : ZipBenchArchive.Kind.values()) {
+            long count = k.size() < (1 << 20) ? small : big;
+            total = BenchChecks.plus(total, BenchChecks.times(count, k.size() + 512L));
+        }
+        return BenchChecks.plus(total, 64 << 10);
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<Integer> t = BenchCommand.threadCounts(threads);
@@ -57,13 +77,20 @@ final class ZipBenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("unknown reader '" + name + "' (known: " + ZipReader.NAMES + ")");
             }
         }
-        if (smallEntries < 1 || bigEntries < 1) {
-            throw new IllegalArgumentException("--small-entries and --big-entries must be positive");
+        if (smallEntries < 1 || smallEntries > MAX_SMALL_ENTRIES) {
+            throw new IllegalArgumentException("--small-entries must be 1 to " + MAX_SMALL_ENTRIES + ": "
+                    + smallEntries);
+        }
+        if (bigEntries < 1 || bigEntries > MAX_BIG_ENTRIES) {
+            throw new IllegalArgumentException("--big-entries must be 1 to " + MAX_BIG_ENTRIES + ": " + bigEntries);
         }
         long sampleNanos = sampling.sampleNanos();
+        BenchChecks.json(sampling.json);
+        Path d = BenchChecks.dir(dir);
+        BenchChecks.space(d, archiveBound(smallEntries, bigEntries), "an archive of " + smallEntries
+                + " small and " + bigEntries + " big entries of each kind");
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
-        Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
         List<Row> rows = new ZipBench(new ZipBench.Options(d, smallEntries, bigEntries, t, r,
                 sampleNanos, sampling.rounds), err).run();
         String base = r.contains("jdk") ? "jdk" : r.get(0);

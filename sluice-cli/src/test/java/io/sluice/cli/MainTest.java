@@ -63,6 +63,267 @@ class MainTest {
         assertEquals(Main.BAD_INPUT, run("bench", "--frobnicate"));
     }
 
+    /** What standard error holds, which must be one line (no usage text after it). */
+    private String oneLine() {
+        String e = err.toString();
+        assertTrue(e.endsWith("\n") && e.indexOf('\n') == e.length() - 1, "one line: " + e);
+        return e.strip();
+    }
+
+    @Test
+    void mistakesOnTheCommandLineGetOneLineAndAHintNotTheWholeUsage() {
+        String[][] cases = {
+            {"sluice: unknown option '--frobnicate'; see 'sluice bench --help'", "bench", "--frobnicate"},
+            {"sluice: unknown options '--sise', '1m' (did you mean '--size'?); see 'sluice bench --help'",
+                "bench", "--sise", "1m"},
+            {"sluice: unknown option '--foo'; see 'sluice bench uring --help'", "bench", "uring", "--foo"},
+            {"sluice: unknown option '-x'; see 'sluice wc --help'", "wc", "-x"},
+            {"sluice: missing required parameter for option '--size' (BYTES); see 'sluice bench --help'",
+                "bench", "--size"},
+            {"sluice: invalid value for option '--rounds': 'many' is not an int; see 'sluice bench write --help'",
+                "bench", "write", "--rounds", "many"},
+            {"sluice: unknown command 'benhc' (did you mean 'bench'?); see 'sluice --help'", "benhc"},
+        };
+        for (String[] c : cases) {
+            err.getBuffer().setLength(0);
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            assertEquals(Main.BAD_INPUT, run(args), String.join(" ", args));
+            assertEquals(c[0], oneLine());
+        }
+    }
+
+    @Test
+    void sizesThatDoNotFitAreRefusedBeforeAnythingIsWritten(@TempDir Path dir) throws Exception {
+        String d = dir.toString();
+        String[][] cases = {
+            {"bench", "--size", "8000000t", "--dir", d, "--no-fio"},
+            {"bench", "write", "--size", "8000000t", "--dir", d},
+            {"bench", "write", "--size", "5000000t", "--dir", d}, // two files of it overflow a long
+            {"bench", "bigfile", "--size", "8000000t", "--dir", d},
+        };
+        StringBuilder said = new StringBuilder();
+        for (String[] c : cases) {
+            err.getBuffer().setLength(0);
+            assertEquals(Main.BAD_INPUT, run(c), String.join(" ", c) + "\n" + err);
+            String e = oneLine();
+            said.append(e).append('\n');
+            assertTrue(e.startsWith("sluice: --size ") && e.contains(" needs ") && e.contains(" in " + d + ", but only ")
+                    && e.contains(" is free there"), e);
+            try (var left = Files.list(dir)) {
+                assertEquals(0, left.count(), "nothing may be written: " + String.join(" ", c));
+            }
+        }
+        assertTrue(said.toString().contains("(two files of that size) needs more than 8 EiB"), said::toString);
+        if (io.sluice.Engine.IO_URING.isAvailable()) {
+            err.getBuffer().setLength(0);
+            assertEquals(Main.BAD_INPUT, run("bench", "--size", "8000000t", "--dir", d, "--no-fio", "uring"));
+            assertTrue(oneLine().contains("(and 64 MiB of open-read-close files) needs 7.6 EiB"), err::toString);
+        }
+        err.getBuffer().setLength(0);
+        assertEquals(Main.BAD_INPUT, run("bench", "zip", "--small-entries", "2000000000", "--dir", d));
+        assertEquals("sluice: --small-entries must be 1 to 1000000: 2000000000", oneLine());
+        try (var left = Files.list(dir)) {
+            assertEquals(0, left.count());
+        }
+    }
+
+    @Test
+    void theSpaceCheckAddsUpWithoutOverflowing(@TempDir Path dir) throws Exception {
+        // the archive's bound at the largest counts, and the check that would refuse it on a small disk
+        long bound = ZipBenchCommand.archiveBound(ZipBenchCommand.MAX_SMALL_ENTRIES, ZipBenchCommand.MAX_BIG_ENTRIES);
+        assertTrue(bound > 164L << 30 && bound < 166L << 30, "" + bound);
+        IllegalArgumentException tooBig = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> BenchChecks.space(dir, Files.getFileStore(dir).getUsableSpace() + 1, "the archive"));
+        assertTrue(tooBig.getMessage().startsWith("the archive needs "), tooBig.getMessage());
+        assertEquals(Long.MAX_VALUE, BenchChecks.times(5_000_000L << 40, 2));
+        assertEquals(Long.MAX_VALUE, BenchChecks.plus(Long.MAX_VALUE - 1, 64 << 20));
+        assertEquals(3 << 20, BenchChecks.plus(1 << 20, 2 << 20));
+    }
+
+    @Test
+    void durationsAndRoundsOutOfRangeAreBadInput(@TempDir Path dir) throws Exception {
+        String d = dir.toString();
+        String[][] cases = {
+            {"sluice: --duration must be 1 to 3600000 ms (an hour per sample): 9999999999999",
+                "bench", "--size", "1m", "--dir", d, "--duration", "9999999999999"},
+            {"sluice: --duration must be 1 to 3600000 ms (an hour per sample): 0", "bench", "zip", "--dir", d,
+                "--duration", "0"},
+            {"sluice: --rounds must be 1 to 1000: 100000", "bench", "--size", "1m", "--dir", d, "--rounds", "100000"},
+            {"sluice: --rounds must be 1 to 1000: 0", "bench", "write", "--dir", d, "--rounds", "0"},
+            {"sluice: --rounds must be 1 to 1000: 5000", "bench", "bigfile", "--size", "1m", "--dir", d, "--rounds",
+                "5000"},
+        };
+        for (String[] c : cases) {
+            err.getBuffer().setLength(0);
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            assertEquals(Main.BAD_INPUT, run(args), String.join(" ", args));
+            assertEquals(c[0], oneLine());
+        }
+        if (io.sluice.Engine.IO_URING.isAvailable()) {
+            err.getBuffer().setLength(0);
+            assertEquals(Main.BAD_INPUT, run("bench", "--dir", d, "uring", "--duration", "9999999999999"));
+            assertEquals("sluice: --duration must be 1 to 3600000 ms (an hour per sample): 9999999999999", oneLine());
+        }
+        try (var left = Files.list(dir)) {
+            assertEquals(0, left.count());
+        }
+    }
+
+    @Test
+    void aMissingDirIsRefusedNotCreated(@TempDir Path dir) throws Exception {
+        Path typo = dir.resolve("bnech").resolve("data");
+        String[][] cases = {
+            {"bench", "--size", "1m", "--dir", typo.toString()},
+            {"bench", "write", "--size", "1m", "--dir", typo.toString()},
+            {"bench", "bigfile", "--size", "1m", "--dir", typo.toString()},
+            {"bench", "zip", "--dir", typo.toString()},
+        };
+        for (String[] c : cases) {
+            err.getBuffer().setLength(0);
+            assertEquals(Main.BAD_INPUT, run(c), String.join(" ", c));
+            assertEquals("sluice: --dir " + typo + " does not exist; create it first (the benchmark makes and removes "
+                    + "a directory of its own inside it)", oneLine());
+        }
+        try (var left = Files.list(dir)) {
+            assertEquals(0, left.count(), "no directory made");
+        }
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        err.getBuffer().setLength(0);
+        assertEquals(Main.BAD_INPUT, run("bench", "write", "--size", "1m", "--dir", file.toString()));
+        assertEquals("sluice: --dir " + file + " is not a directory", oneLine());
+    }
+
+    @Test
+    void aDirThatTakesNoFilesIsRefusedWithTheCause(@TempDir Path dir) throws Exception {
+        // Permission bits stop everyone but root; sysfs refuses new files to root too.
+        Path readOnly = Files.createDirectory(dir.resolve("read-only"));
+        Files.setPosixFilePermissions(readOnly, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+        Path target = readOnly;
+        try {
+            Files.delete(Files.createTempDirectory(readOnly, "probe"));
+            target = Path.of("/sys/kernel"); // root: the bits do not apply
+            Files.delete(Files.createTempDirectory(target, "probe"));
+            org.junit.jupiter.api.Assumptions.abort("no directory here refuses new files");
+        } catch (java.io.IOException expected) {
+            // the one to test with
+        }
+        for (String[] c : new String[][] {{"bench", "--size", "1m", "--dir", target.toString()},
+            {"bench", "bigfile", "--size", "1m", "--dir", target.toString()}}) {
+            err.getBuffer().setLength(0);
+            assertEquals(Main.BAD_INPUT, run(c), String.join(" ", c));
+            String e = oneLine();
+            assertTrue(e.startsWith("sluice: --dir " + target + ": cannot create files there: "), e);
+            assertTrue(e.endsWith("permission denied") || e.endsWith("Operation not permitted")
+                    || e.endsWith("Read-only file system"), e);
+        }
+        Files.setPosixFilePermissions(readOnly, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    @Test
+    void jsonIntoAMissingDirectoryIsRefusedBeforeTheRun(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectory(dir.resolve("data"));
+        Path json = dir.resolve("no-such-dir").resolve("rows.json");
+        String[][] cases = {
+            {"bench", "--size", "1m", "--dir", data.toString(), "--no-fio", "--json", json.toString()},
+            {"bench", "write", "--size", "1m", "--dir", data.toString(), "--json", json.toString()},
+            {"bench", "bigfile", "--size", "1m", "--dir", data.toString(), "--json", json.toString()},
+            {"bench", "zip", "--dir", data.toString(), "--json", json.toString()},
+        };
+        for (String[] c : cases) {
+            err.getBuffer().setLength(0);
+            assertEquals(Main.BAD_INPUT, run(c), String.join(" ", c));
+            assertEquals("sluice: --json " + json + ": directory " + json.getParent() + " does not exist", oneLine());
+        }
+        err.getBuffer().setLength(0);
+        assertEquals(Main.BAD_INPUT, run("bench", "write", "--size", "1m", "--dir", data.toString(), "--json",
+                data.toString()));
+        assertEquals("sluice: --json " + data + " is a directory", oneLine());
+        try (var left = Files.list(data)) {
+            assertEquals(0, left.count(), "nothing was run");
+        }
+    }
+
+    @Test
+    void anErrorDuringProgressStartsALineOfItsOwn(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectory(dir.resolve("data"));
+        // Long enough that the run is still going when its directory is taken away under it.
+        Thread bench = Thread.ofPlatform().start(() -> assertEquals(Main.FAILED, run("bench", "write", "--size", "8m",
+                "--dir", data.toString(), "--chunk-sizes", "64k", "--writers", "FileOutputStream", "--rounds", "1000")));
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!err.toString().contains("[1/2] ") && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue(err.toString().contains("[1/2] "), err::toString);
+        // A real failure in the middle of the progress line: the benchmark's files and directory disappear.
+        for (int attempt = 0; attempt < 100 && bench.isAlive(); attempt++) {
+            try (var dirs = Files.list(data)) {
+                for (Path d : dirs.toList()) {
+                    try (var files = Files.list(d)) {
+                        for (Path f : files.toList()) {
+                            Files.deleteIfExists(f);
+                        }
+                    }
+                    Files.deleteIfExists(d);
+                }
+            } catch (java.io.IOException busy) {
+                // the run made a file meanwhile: again
+            }
+            Thread.sleep(5);
+        }
+        bench.join(60_000);
+        assertTrue(!bench.isAlive());
+        String[] lines = err.toString().split("\n");
+        String last = lines[lines.length - 1];
+        assertTrue(last.startsWith("sluice: ") && last.contains(data.toString()), err::toString);
+        assertTrue(lines[lines.length - 2].startsWith("[1/2] seqwrite"), err::toString);
+    }
+
+    /** Starts the CLI in a JVM of its own, on this test's class path. */
+    private static Process cli(String... args) throws java.io.IOException {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        cmd.addAll(java.util.List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+    }
+
+    @Test
+    void aStoppedBenchmarkRemovesItsFiles(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectory(dir.resolve("data"));
+        String[][] cases = {
+            {"bench", "write", "--size", "16m", "--dir", data.toString(), "--chunk-sizes", "4k", "--rounds", "1000",
+                "--writers", "FileOutputStream,MappedWriter"},
+            {"bench", "bigfile", "--size", "8m", "--dir", data.toString(), "--threads", "1", "--rounds", "1000"},
+        };
+        for (String[] c : cases) {
+            Process p = cli(c);
+            try {
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                while (!writing(data) && p.isAlive() && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertTrue(p.isAlive() && writing(data), "the run was writing: " + String.join(" ", c));
+            } finally {
+                p.destroy(); // SIGTERM, which runs shutdown hooks as Ctrl-C does
+                assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+            }
+            try (var left = Files.walk(data)) {
+                assertEquals(java.util.List.of(data), left.toList(), String.join(" ", c));
+            }
+        }
+    }
+
+    /** Whether a benchmark's directory in {@code data} holds a file. */
+    private static boolean writing(Path data) throws java.io.IOException {
+        try (var all = Files.walk(data)) {
+            return all.anyMatch(Files::isRegularFile);
+        } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException changing) {
+            return false;
+        }
+    }
+
     @Test
     void benchWritesOneJsonRowPerEngineWorkloadAndThreadCountAndCleansUp(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("rows.json");

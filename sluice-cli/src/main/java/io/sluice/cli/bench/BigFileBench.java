@@ -73,12 +73,11 @@ public final class BigFileBench {
         // The loop writes from direct memory, so the JDK copies nothing on the way.
         ByteBuffer direct = Arena.ofAuto().allocate(sourceSize, 4096).asByteBuffer();
         direct.put(source).clear();
-        Files.createDirectories(options.dir());
-        Path dir = Files.createTempDirectory(options.dir(), "sluice-bench-bigfile-");
-        Path file = dir.resolve("data.bin");
         List<Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();
-        try {
+        // Removed at the end, on failure, and on Ctrl-C.
+        try (ScratchDir dir = ScratchDir.create(options.dir(), "sluice-bench-bigfile-")) {
+            Path file = dir.resolve("data.bin");
             Workload fill = new Workload(Workload.FILL, CHUNK, Workload.NEW_FILE);
             List<Job> jobs = new ArrayList<>();
             for (int t : options.threads()) {
@@ -109,9 +108,6 @@ public final class BigFileBench {
                     after < 0.99 ? " (pages were dropped during the run: treat the sum figures with care)" : "");
             log.printf(Locale.ROOT, "measured in %.0f s%n", (System.nanoTime() - t0) / 1e9);
             return rows;
-        } finally {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(dir);
         }
     }
 

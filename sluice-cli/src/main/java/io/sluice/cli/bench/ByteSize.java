@@ -45,7 +45,7 @@ public final class ByteSize {
 
     /** {@code 512 B}, {@code 4 KiB}, {@code 1.5 GiB}: whole numbers where exact, one decimal otherwise. */
     public static String format(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
         int u = 0;
         double v = bytes;
         while (v >= 1024 && u < units.length - 1) {

@@ -5,7 +5,6 @@ import io.sluice.PositionalFile;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.SplittableRandom;
@@ -15,28 +14,25 @@ import java.util.function.LongConsumer;
 final class DataFile implements AutoCloseable {
     private static final int CHUNK = 1 << 20;
 
-    private final Path dir;
+    /** Its directory, removed with it, also when the user stops the run with Ctrl-C. */
+    private final ScratchDir dir;
     private final Path file;
     private final long size;
-    private final Thread cleanup;
 
-    private DataFile(Path dir, long size) {
+    private DataFile(ScratchDir dir, long size) {
         this.dir = dir;
         this.file = dir.resolve("data.bin");
         this.size = size;
-        // Removes the file when the user stops the run with Ctrl-C.
-        this.cleanup = new Thread(this::delete, "sluice-bench-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
     /**
-     * Creates {@code size} random bytes in a new directory under {@code parent}, reporting progress in bytes.
+     * Creates {@code size} random bytes in a new directory under {@code parent} (which must exist), reporting
+     * progress in bytes.
      *
      * @throws IOException naming the directory when the file cannot be written (no space, say)
      */
     static DataFile create(Path parent, long size, LongConsumer progress) throws IOException {
-        Files.createDirectories(parent);
-        DataFile d = new DataFile(Files.createTempDirectory(parent, "sluice-bench-"), size);
+        DataFile d = new DataFile(ScratchDir.create(parent, "sluice-bench-"), size);
         boolean success = false;
         try (Arena arena = Arena.ofConfined();
              PositionalFile f = PositionalFile.open(d.file, Engine.CHANNEL, StandardOpenOption.WRITE,
@@ -79,22 +75,8 @@ final class DataFile implements AutoCloseable {
         return size;
     }
 
-    private void delete() {
-        try {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(dir);
-        } catch (IOException e) {
-            System.err.println("sluice: could not remove " + file + ": " + e.getMessage());
-        }
-    }
-
     @Override
     public void close() {
-        delete();
-        try {
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook runs anyway
-        }
+        dir.close();
     }
 }

@@ -3,7 +3,6 @@ package io.sluice.cli.bench;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.SplittableRandom;
@@ -14,26 +13,25 @@ import java.util.SplittableRandom;
  * concatenation names a file and a position in it, so {@link Workload#offsets} picks random blocks across all of them.
  */
 final class SmallFiles implements AutoCloseable {
-    private final Path dir;
+    private final ScratchDir dir;
     private final Path[] files;
     private final int fileSize;
-    private final Thread cleanup;
 
-    private SmallFiles(Path dir, int count, int fileSize) {
+    private SmallFiles(ScratchDir dir, int count, int fileSize) {
         this.dir = dir;
         this.files = new Path[count];
         this.fileSize = fileSize;
         for (int i = 0; i < count; i++) {
             files[i] = dir.resolve(String.format("f%03d.bin", i));
         }
-        this.cleanup = new Thread(this::delete, "sluice-bench-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
-    /** Writes and warms {@code count} files of {@code fileSize} bytes in a new directory under {@code parent}. */
+    /**
+     * Writes and warms {@code count} files of {@code fileSize} bytes in a new directory under {@code parent} (which
+     * must exist).
+     */
     static SmallFiles create(Path parent, int count, int fileSize) throws IOException {
-        Files.createDirectories(parent);
-        SmallFiles s = new SmallFiles(Files.createTempDirectory(parent, "sluice-bench-files-"), count, fileSize);
+        SmallFiles s = new SmallFiles(ScratchDir.create(parent, "sluice-bench-files-"), count, fileSize);
         boolean success = false;
         try {
             ByteBuffer chunk = ByteBuffer.allocateDirect(fileSize);
@@ -85,24 +83,8 @@ final class SmallFiles implements AutoCloseable {
         return offset % fileSize;
     }
 
-    private void delete() {
-        try {
-            for (Path f : files) {
-                Files.deleteIfExists(f);
-            }
-            Files.deleteIfExists(dir);
-        } catch (IOException e) {
-            System.err.println("sluice: could not remove " + dir + ": " + e.getMessage());
-        }
-    }
-
     @Override
     public void close() {
-        delete();
-        try {
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook runs anyway
-        }
+        dir.close();
     }
 }

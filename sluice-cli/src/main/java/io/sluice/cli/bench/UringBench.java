@@ -23,9 +23,10 @@ import java.util.Locale;
 public final class UringBench {
     /** The baseline of the O_DIRECT rows. */
     public static final String DIRECT_BASELINE = ChannelContender.JDK_DIRECT;
-    /** Files, and bytes in each, of the open/read/close rows. */
-    static final int SMALL_FILES = 64;
-    static final int SMALL_FILE_SIZE = 1 << 20;
+    /** Files of the open/read/close rows, written beside the test file. */
+    public static final int SMALL_FILES = 64;
+    /** Bytes in each file of the open/read/close rows. */
+    public static final int SMALL_FILE_SIZE = 1 << 20;
 
     /**
      * What to run. {@code vthreads}: virtual threads of the {@value Workload#RANDREAD_VTHREADS} rows, 0 for none;

@@ -110,13 +110,12 @@ public final class WriteBench {
         for (String name : options.writers()) {
             writers.add(Writer.parse(name));
         }
-        Files.createDirectories(options.dir());
-        Path dir = Files.createTempDirectory(options.dir(), "sluice-bench-write-");
-        Path file = dir.resolve("data.bin");
-        Path cached = dir.resolve("cached.bin");
         List<Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();
-        try {
+        // Removed at the end, on failure, and on Ctrl-C.
+        try (ScratchDir dir = ScratchDir.create(options.dir(), "sluice-bench-write-")) {
+            Path file = dir.resolve("data.bin");
+            Path cached = dir.resolve("cached.bin");
             int cell = 0;
             int cells = options.chunkSizes().size() * 2;
             for (String target : List.of(Workload.NEW_FILE, Workload.CACHED_FILE)) {
@@ -148,10 +147,6 @@ public final class WriteBench {
             }
             log.printf(Locale.ROOT, "measured in %.0f s%n", (System.nanoTime() - t0) / 1e9);
             return rows;
-        } finally {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(cached);
-            Files.deleteIfExists(dir);
         }
     }
 
