@@ -207,16 +207,36 @@ class MainTest {
         } catch (java.io.IOException expected) {
             // the one to test with
         }
-        for (String[] c : new String[][] {{"bench", "--size", "1m", "--dir", target.toString()},
-            {"bench", "bigfile", "--size", "1m", "--dir", target.toString()}}) {
-            err.getBuffer().setLength(0);
-            assertEquals(Main.BAD_INPUT, run(c), String.join(" ", c));
-            String e = oneLine();
-            assertTrue(e.startsWith("sluice: --dir " + target + ": cannot create files there: "), e);
-            assertTrue(e.endsWith("permission denied") || e.endsWith("Operation not permitted")
-                    || e.endsWith("Read-only file system"), e);
+        try {
+            for (String[] c : new String[][] {{"bench", "--size", "1m", "--dir", target.toString()},
+                {"bench", "bigfile", "--size", "1m", "--dir", target.toString()}}) {
+                err.getBuffer().setLength(0);
+                assertEquals(Main.BAD_INPUT, run(c), String.join(" ", c));
+                String e = oneLine();
+                assertTrue(e.startsWith("sluice: --dir " + target + ": cannot create files there: "), e);
+                assertTrue(e.endsWith("permission denied") || e.endsWith("Operation not permitted")
+                        || e.endsWith("Read-only file system"), e);
+            }
+        } finally {
+            Files.setPosixFilePermissions(readOnly,
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         }
-        Files.setPosixFilePermissions(readOnly, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    @Test
+    void failuresAreOneLineWithThePathAndTheCauseAndTheirExitCode() {
+        assertEquals("/x: no such file or directory", Main.describe(new java.nio.file.NoSuchFileException("/x")));
+        assertEquals("/x: permission denied", Main.describe(new java.nio.file.AccessDeniedException("/x")));
+        assertEquals("/x: not a directory", Main.describe(new java.nio.file.NotDirectoryException("/x")));
+        assertEquals("/d: Is a directory",
+                Main.describe(new java.nio.file.FileSystemException("/d", null, "Is a directory")));
+        assertEquals("a -> b: already exists",
+                Main.describe(new java.nio.file.FileAlreadyExistsException("a", "b", null)));
+        assertEquals("two lines", Main.describe(new java.io.IOException("two\nlines")));
+        assertEquals(Main.FAILED, Main.exitCode(new java.io.IOException("x")));
+        assertEquals(Main.FAILED, Main.exitCode(new UnsupportedOperationException("engine IO_URING is not available")));
+        assertEquals(Main.BAD_INPUT, Main.exitCode(new IllegalArgumentException("x")));
+        assertEquals(Main.INTERNAL, Main.exitCode(new NullPointerException()));
     }
 
     @Test
