@@ -720,13 +720,17 @@ final class UringFile extends PositionalFile {
 
     // ---------------------------------------------------------------- the rest
 
+    /**
+     * The size as {@code FileChannel.size()} gives it: a block device's capacity, otherwise the file's {@code st_size}
+     * (an lseek to the end would answer Long.MAX_VALUE for an ext4 directory, ESPIPE for a FIFO).
+     */
     @Override
     public long size() throws IOException {
         beginUse();
         try {
-            long s = Native.size(fd);
+            long s = Native.fileSize(fd);
             if (s < 0) {
-                throw new IOException("lseek(path=" + path() + "): " + Errno.describe((int) s));
+                throw new IOException("size(path=" + path() + "): " + Errno.describe((int) s));
             }
             return s;
         } finally {
