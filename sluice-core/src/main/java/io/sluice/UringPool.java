@@ -200,6 +200,13 @@ final class UringPool {
         slots.clear(slot);
     }
 
+    /** Asks every lane to cancel {@code file}'s requests in flight ({@link UringLane#cancelFile}). */
+    void cancel(UringFile file) {
+        for (UringLane l : lanes) {
+            l.cancelFile(file);
+        }
+    }
+
     /** Closes every lane, waiting for their requests in flight. */
     void close() {
         for (UringLane l : lanes) {

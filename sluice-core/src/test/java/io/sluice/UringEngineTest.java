@@ -647,6 +647,7 @@ class UringEngineTest {
                     P("IORING_OP_WRITE", IORING_OP_WRITE);
                     P("IORING_OP_OPENAT", IORING_OP_OPENAT);
                     P("IORING_OP_CLOSE", IORING_OP_CLOSE);
+                    P("IORING_OP_ASYNC_CANCEL", IORING_OP_ASYNC_CANCEL);
                     P("IORING_REGISTER_FILES2", IORING_REGISTER_FILES2);
                     P("IORING_REGISTER_FILES_UPDATE2", IORING_REGISTER_FILES_UPDATE2);
                     P("IORING_SETUP_SUBMIT_ALL", IORING_SETUP_SUBMIT_ALL);
@@ -689,6 +690,7 @@ class UringEngineTest {
                 Map.entry("IORING_OP_WRITE", (long) Uapi.IORING_OP_WRITE),
                 Map.entry("IORING_OP_OPENAT", (long) Uapi.IORING_OP_OPENAT),
                 Map.entry("IORING_OP_CLOSE", (long) Uapi.IORING_OP_CLOSE),
+                Map.entry("IORING_OP_ASYNC_CANCEL", (long) Uapi.IORING_OP_ASYNC_CANCEL),
                 Map.entry("IORING_REGISTER_FILES2", (long) Uapi.IORING_REGISTER_FILES2),
                 Map.entry("IORING_REGISTER_FILES_UPDATE2", (long) Uapi.IORING_REGISTER_FILES_UPDATE2),
                 Map.entry("IORING_SETUP_SUBMIT_ALL", (long) Uapi.IORING_SETUP_SUBMIT_ALL),
