@@ -885,7 +885,9 @@ final class UringFile extends PositionalFile {
     /**
      * Cancels this file's requests and waits, up to {@link #closeWaitNanos}, for the calls in progress to end; asks
      * again now and then, since a request caught between two states (being handed to a kernel worker, or arming its
-     * poll) may have been missed. Interrupts do not shorten the wait; the status is kept.
+     * poll) may have been missed. It delivers ready completions itself: asynchronous requests are completed by a
+     * lane's reaper, and the closer may be that reaper, running a completion callback that closes the file. Interrupts
+     * do not shorten the wait; the status is kept.
      */
     private void awaitCalls() {
         long start = System.nanoTime();
@@ -893,6 +895,7 @@ final class UringFile extends PositionalFile {
         long asked = start;
         boolean interrupted = false;
         cancelRequests();
+        pool.drainReady(); // a cancelled poll usually completes within the cancellation's own system call
         while (users.get() != CLOSED) {
             long now = System.nanoTime();
             if (now - start >= bound) {
@@ -906,6 +909,10 @@ final class UringFile extends PositionalFile {
                 interrupted = true; // parkNanos would not wait while the status is set
             }
             LockSupport.parkNanos(this, Math.min(RECANCEL_NANOS, bound - (now - start))); // endUse unparks us
+            pool.drainReady();
+            if (ctl != pool) {
+                ctl.drainReady();
+            }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

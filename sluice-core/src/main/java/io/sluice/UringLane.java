@@ -597,6 +597,14 @@ final class UringLane implements AutoCloseable {
         return slab.asSlice((long) CHUNK * chunk, CHUNK);
     }
 
+    /**
+     * Delivers the completions ready now, unless another thread is doing so: for a thread waiting for calls that do
+     * not wait on this lane themselves (a closer), which may be this lane's reaper, busy running a completion callback.
+     */
+    void drainReady() {
+        drainIfFree();
+    }
+
     /** Drains ready completions unless another thread is doing so (it will deliver ours too). */
     private void drainIfFree() {
         if (ring.cqReady() > 0 && draining.compareAndSet(false, true)) {

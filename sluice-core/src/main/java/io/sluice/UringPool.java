@@ -207,6 +207,13 @@ final class UringPool {
         }
     }
 
+    /** Delivers every lane's ready completions ({@link UringLane#drainReady}). */
+    void drainReady() {
+        for (UringLane l : lanes) {
+            l.drainReady();
+        }
+    }
+
     /** Closes every lane, waiting for their requests in flight. */
     void close() {
         for (UringLane l : lanes) {

@@ -226,6 +226,40 @@ class UringCancelTest {
         }
     }
 
+    /**
+     * A completion callback runs on the lane's reaper; one that closes the file while another request of it is in
+     * flight must not wait for the reaper (itself) to deliver that request's cancellation.
+     */
+    @Test
+    void aCompletionCallbackMayCloseTheFileWhileAnotherRequestIsInFlight() throws Exception {
+        UringPool own = new UringPool(1, 8, 2);
+        try (Arena arena = Arena.ofShared(); Fifo fifo = new Fifo(dir)) {
+            UringFile f = UringFile.open(fifo.path, OpenSpec.parse(WRITE), own);
+            CompletableFuture<Integer> a = f.readAsync(arena.allocate(1), 0);
+            CompletableFuture<Integer> b = f.readAsync(arena.allocate(1), 0);
+            awaitPending(own, 2);
+            // One byte: one read completes, and its callback closes the file while the other still waits for bytes.
+            CompletableFuture<Object> closedByCallback = CompletableFuture.anyOf(a, b).handle((n, t) -> {
+                try {
+                    f.close();
+                    return "closed";
+                } catch (IOException e) {
+                    return e;
+                }
+            });
+            fifo.feed("1");
+            assertEquals("closed", closedByCallback.get(DEADLINE_SECONDS, TimeUnit.SECONDS));
+            CompletableFuture<Integer> other = a.isCompletedExceptionally() ? a : b;
+            CompletableFuture<Integer> done = other == a ? b : a;
+            assertEquals(1, done.get());
+            ExecutionException e = assertThrows(ExecutionException.class, other::get);
+            assertInstanceOf(AsynchronousCloseException.class, e.getCause());
+            assertQuiet(own);
+        } finally {
+            closeWhenQuiet(own);
+        }
+    }
+
     @Test
     void aCloseThatCannotEndACallReturnsAfterItsBoundAndTheDescriptorIsClosedWhenTheCallEnds() throws Exception {
         Path p = Pattern.file(dir.resolve("f"), 8192);
