@@ -60,7 +60,10 @@ import java.util.Objects;
  * <h2>Threads and memory</h2>
  * One instance is filled and submitted by one thread; many threads, platform or virtual, may each submit their own
  * at once. {@code submit} blocks until every request is done; a virtual thread parks rather than pinning its carrier
- * in the kernel. Destinations may be native or heap memory; heap memory is read into native memory first and copied,
+ * in the kernel. On io_uring an interrupt does not end {@code submit} early: the kernel writes a request's memory
+ * until it completes, so every request is waited for (parked, not spinning), and the interrupt status is kept. Through
+ * {@link FileChannel}, a request run while the status is set fails, caused by {@code ClosedByInterruptException}.
+ * Destinations may be native or heap memory; heap memory is read into native memory first and copied,
  * so native destinations (direct buffers, native segments) are the fast path. The caller keeps destinations alive
  * until {@code submit} returns.
  *

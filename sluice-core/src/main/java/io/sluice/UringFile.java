@@ -21,6 +21,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -30,6 +32,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -45,11 +49,30 @@ import java.util.concurrent.locks.LockSupport;
  * be multiples of the file system's block size ({@link java.nio.file.FileStore#getBlockSize()}), checked before any
  * I/O.
  *
- * <p>Closing waits for this file's requests in flight, then unregisters and closes the descriptor, so a descriptor
- * number is never reused while a request may still name it.
+ * <p>Closing cancels this file's requests in flight (IORING_OP_ASYNC_CANCEL), so a read that would never complete (a
+ * pipe with no bytes coming) ends, with {@link AsynchronousCloseException} for its caller; it waits for the calls in
+ * progress to end, then unregisters and closes the descriptor, so a descriptor number is never reused while a request
+ * may still name it. If calls are still in progress {@link #CLOSE_WAIT_NANOS} after the cancellation, close throws an
+ * {@code IOException} saying so, and the call that ends last closes the descriptor.
+ *
+ * <p>Interrupts, as on CHANNEL: a blocking call (read, write, vectored, batch, force, size, truncate) of a thread whose
+ * interrupt status is set throws {@link ClosedByInterruptException} before anything is submitted, as
+ * {@code FileChannel} does. A thread interrupted while it waits cancels its request and waits for the kernel to be done
+ * with it, then throws {@code ClosedByInterruptException}, or returns the result if the request completed first (heap
+ * memory moved in several chunks: what moved up to the chunk in progress). Its interrupt status stays set, and the
+ * file stays open for every other thread. Asynchronous calls ({@link #readAsync}) do not wait, so an interrupt does
+ * not concern them.
  */
 final class UringFile extends PositionalFile {
     private static final int CLOSED = 1 << 30;
+    /**
+     * How long close waits for calls in progress once their requests were cancelled. A cancelled request normally
+     * completes within microseconds; one the kernel is already carrying out (a device transfer) cannot be stopped and
+     * ends when the device answers, which is what this allows for.
+     */
+    static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** While close waits, how often it asks again for the cancellation of requests still in flight. */
+    private static final long RECANCEL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** The rings this file's reads and writes go through. */
     private final UringPool pool;
@@ -64,6 +87,11 @@ final class UringFile extends PositionalFile {
     /** Calls in progress, plus {@link #CLOSED} once closing has begun. */
     private final AtomicInteger users = new AtomicInteger();
     private volatile Thread closer;
+    private volatile long closeWaitNanos = CLOSE_WAIT_NANOS;
+    /** Set by a close that stopped waiting for calls in progress: the last of them to end releases the descriptor. */
+    private volatile boolean releaseOnLastUse;
+    /** Whether the descriptor was unregistered and closed (or is being): exactly once, by close or by the last call. */
+    private final AtomicBoolean released = new AtomicBoolean();
 
     private UringFile(Path path, OpenSpec spec, UringPool pool, UringPool ctl, int fd, int slot, int align) {
         super(path, Engine.IO_URING, spec);
@@ -166,11 +194,18 @@ final class UringFile extends PositionalFile {
 
     // ---------------------------------------------------------------- use counting, so close never races a request
 
-    private void beginUse() throws ClosedChannelException {
+    /**
+     * Begins a call: counts it, so close waits for it. A blocking call ({@code interruptible}) of a thread whose
+     * interrupt status is set is refused, as FileChannel refuses it: submitting it would only mean cancelling it.
+     */
+    void beginUse(boolean interruptible) throws ClosedChannelException {
         for (;;) {
             int u = users.get();
             if ((u & CLOSED) != 0) {
                 throw new ClosedChannelException();
+            }
+            if (interruptible && Thread.currentThread().isInterrupted()) {
+                throw new ClosedByInterruptException();
             }
             if (users.compareAndSet(u, u + 1)) {
                 return;
@@ -180,6 +215,10 @@ final class UringFile extends PositionalFile {
 
     void endUse() {
         if (users.decrementAndGet() == CLOSED) {
+            if (releaseOnLastUse) {
+                releaseLate();
+                return;
+            }
             Thread c = closer;
             if (c != null) {
                 LockSupport.unpark(c);
@@ -214,6 +253,23 @@ final class UringFile extends PositionalFile {
         };
     }
 
+    /**
+     * The exception for a request that completed with {@code res < 0}. A request cancelled or interrupted (ECANCELED,
+     * EINTR) because its waiter was interrupted ({@code waited}: the calling thread is the waiter, and its status is
+     * set) or because the file was closed under it is reported as FileChannel reports those cases.
+     */
+    IOException completionFailure(byte opcode, long position, long length, int res, boolean waited) {
+        if (res == -Errno.ECANCELED || res == -Errno.EINTR) {
+            if (waited && Thread.currentThread().isInterrupted()) {
+                return new ClosedByInterruptException();
+            }
+            if (!isOpen()) {
+                return new AsynchronousCloseException();
+            }
+        }
+        return errnoFailure(opcode, position, length, res);
+    }
+
     /** A failed completion as an IOException naming op, file, position, length and errno. */
     IOException errnoFailure(byte opcode, long position, long length, int res) {
         return new IOException("io_uring " + opName(opcode) + "(path=" + path() + ", pos=" + position + ", len="
@@ -237,21 +293,21 @@ final class UringFile extends PositionalFile {
     private int io(UringLane lane, byte opcode, long addr, int len, long position, int opFlags, int bufIndex)
             throws IOException {
         int s = lane.submitOne(opcode, slot >= 0 ? slot : fd, slot >= 0, addr, len, position, opFlags, bufIndex,
-                null, null, null, -1, null);
-        int res = lane.await(s);
+                null, this, null, -1, null);
+        int res = lane.await(s, true);
         if (res >= 0) {
             return isRead(opcode) && res == 0 && len > 0 ? -1 : res;
         }
         if (res == -Errno.EINVAL && isRead(opcode) && align == 0 && position >= Native.size(fd)) {
             return -1; // an offset so large the kernel refuses it: past the end, as the contract answers -1
         }
-        throw errnoFailure(opcode, position, len, res);
+        throw completionFailure(opcode, position, len, res, true);
     }
 
     /** A transfer of native memory at {@code address}. */
     private int direct(byte opcode, long address, int len, long position) throws IOException {
         checkDirect(address, len, position);
-        beginUse();
+        beginUse(true);
         try {
             return io(pool.lane(), opcode, address, len, position, 0, -1);
         } finally {
@@ -266,7 +322,7 @@ final class UringFile extends PositionalFile {
     private int bounced(boolean read, MemorySegment heap, long position) throws IOException {
         long len = heap.byteSize();
         checkDirect(0, len, position);
-        beginUse();
+        beginUse(true);
         UringLane lane = pool.lane();
         int chunk = lane.takeChunk();
         ByteBuffer spare = null;
@@ -289,6 +345,9 @@ final class UringFile extends PositionalFile {
                     : (bufIndex == 0 ? IORING_OP_WRITE_FIXED : IORING_OP_WRITE);
             long total = 0;
             while (total < len) {
+                if (total > 0 && Thread.currentThread().isInterrupted()) {
+                    break; // interrupted between chunks: a short transfer of what moved; the next call reports it
+                }
                 int n = (int) Math.min(len - total, UringLane.CHUNK);
                 if (!read) {
                     HeapCopies.copy(heap, total, buf, 0, n);
@@ -404,7 +463,7 @@ final class UringFile extends PositionalFile {
             k++;
             lastLen = len;
         }
-        beginUse();
+        beginUse(true);
         UringLane lane = pool.lane();
         int chunk = -1;
         try {
@@ -430,7 +489,7 @@ final class UringFile extends PositionalFile {
             byte opcode = read ? IORING_OP_READV : IORING_OP_WRITEV;
             // The slot is claimed first and its own iovec array filled outside the submit lock: no callback object
             // and no result array per call.
-            int s = lane.reserve();
+            int s = lane.reserve(this);
             MemorySegment iov;
             try {
                 iov = UringLane.iovec(lane.op(s), k);
@@ -452,8 +511,8 @@ final class UringFile extends PositionalFile {
                 lane.free(s, lane.op(s)); // not published: the slot is still ours to give back
                 throw e;
             }
-            lane.submitReserved(s, opcode, slot >= 0 ? slot : fd, slot >= 0, iov.address(), k, position);
-            int res = lane.await(s);
+            lane.submitReserved(s, this, opcode, slot >= 0 ? slot : fd, slot >= 0, iov.address(), k, position);
+            int res = lane.await(s, true);
             if (res < 0) {
                 if (res == -Errno.EINVAL && read && align == 0 && position >= Native.size(fd)) {
                     return -1;
@@ -462,7 +521,7 @@ final class UringFile extends PositionalFile {
                 for (int j = 0; j < k; j++) {
                     total += j == k - 1 ? lastLen : length(bufs, segs, offset + j);
                 }
-                throw errnoFailure(opcode, position, total, res);
+                throw completionFailure(opcode, position, total, res, true);
             }
             if (read && res == 0) {
                 return -1; // the first element is never empty, so nothing read means the end of the file
@@ -567,7 +626,7 @@ final class UringFile extends PositionalFile {
             }
             byte op = read ? (bufIndex == 0 ? IORING_OP_READ_FIXED : IORING_OP_READ)
                     : (bufIndex == 0 ? IORING_OP_WRITE_FIXED : IORING_OP_WRITE);
-            beginUse();
+            beginUse(false); // nothing waits for it, so an interrupt has nothing to stop
             try {
                 lane.submitOne(op, slot >= 0 ? slot : fd, slot >= 0, addr, (int) len, position, 0, bufIndex, f, this,
                         mem, chunk, copyTo);
@@ -641,8 +700,9 @@ final class UringFile extends PositionalFile {
     void submit(IoBatch batch, int from, int to) {
         UringLane lane = pool.lane();
         try {
-            beginUse();
+            beginUse(true);
         } catch (ClosedChannelException e) {
+            // closed, or ClosedByInterruptException: this thread's interrupt status is set
             for (int i = from; i < to; i++) {
                 batch.record(i, Long.MIN_VALUE, e);
             }
@@ -671,29 +731,45 @@ final class UringFile extends PositionalFile {
                 }
             }
             // Submit as many as the ring takes, then collect the oldest; repeat. More requests than slots thus flow
-            // through in waves instead of waiting for slots that only our own collecting would free.
+            // through in waves instead of waiting for slots that only our own collecting would free. Whatever stops
+            // the submitting (an interrupt, the file closed), every request submitted is still collected: the kernel
+            // writes its memory until it completes.
             int submitted = 0;
             int collected = 0;
+            IOException stop = null;
             while (collected < queued) {
-                if (submitted < queued) {
-                    submitted += lane.trySubmit(queued - submitted, sc, slotOf, submitted);
+                if (submitted < queued && stop == null) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        stop = new ClosedByInterruptException();
+                    } else {
+                        try {
+                            submitted += lane.trySubmit(queued - submitted, 1, sc, slotOf, submitted, this);
+                        } catch (IOException e) {
+                            stop = e;
+                        }
+                    }
                 }
                 if (collected < submitted) {
                     int i = idx[collected];
-                    int res = lane.await(slotOf[collected]);
+                    int res = lane.await(slotOf[collected], true);
                     collected++;
                     boolean read = batch.isRead(i);
                     long pos = batch.position(i);
                     if (res < 0) {
                         batch.record(i, Long.MIN_VALUE,
-                                errnoFailure(read ? IORING_OP_READ : IORING_OP_WRITE, pos, lens[i], res));
+                                completionFailure(read ? IORING_OP_READ : IORING_OP_WRITE, pos, lens[i], res, true));
                     } else {
                         batch.record(i, read && res == 0 ? -1 : res, null);
                         batch.advance(i, res);
                     }
+                } else if (stop != null) {
+                    break;
                 } else {
                     lane.backOff(); // every slot is held by other threads' requests
                 }
+            }
+            for (int k = collected; k < queued; k++) {
+                batch.record(idx[k], Long.MIN_VALUE, stop); // never submitted
             }
             // The rest (heap memory, misaligned O_DIRECT, empty, refused) one by one, as the single calls answer them.
             int q = 0;
@@ -703,10 +779,6 @@ final class UringFile extends PositionalFile {
                 } else {
                     batch.runOne(i);
                 }
-            }
-        } catch (IOException e) {
-            for (int i = from; i < to; i++) {
-                batch.record(i, Long.MIN_VALUE, e);
             }
         } finally {
             endUse();
@@ -720,13 +792,17 @@ final class UringFile extends PositionalFile {
 
     // ---------------------------------------------------------------- the rest
 
+    /**
+     * The size as {@code FileChannel.size()} gives it: a block device's capacity, otherwise the file's {@code st_size}
+     * (an lseek to the end would answer Long.MAX_VALUE for an ext4 directory, ESPIPE for a FIFO).
+     */
     @Override
     public long size() throws IOException {
-        beginUse();
+        beginUse(true);
         try {
-            long s = Native.size(fd);
+            long s = Native.fileSize(fd);
             if (s < 0) {
-                throw new IOException("lseek(path=" + path() + "): " + Errno.describe((int) s));
+                throw new IOException("size(path=" + path() + "): " + Errno.describe((int) s));
             }
             return s;
         } finally {
@@ -736,7 +812,7 @@ final class UringFile extends PositionalFile {
 
     @Override
     void truncateFile(long size) throws IOException {
-        beginUse();
+        beginUse(true);
         try {
             if (size < Native.size(fd)) {
                 int rc = Native.ftruncate(fd, size);
@@ -751,7 +827,7 @@ final class UringFile extends PositionalFile {
 
     @Override
     public void force(boolean metadata) throws IOException {
-        beginUse();
+        beginUse(true);
         try {
             int opFlags = metadata ? 0 : IORING_FSYNC_DATASYNC;
             if (ctl == pool) {
@@ -759,10 +835,10 @@ final class UringFile extends PositionalFile {
             } else {
                 // IOPOLL rings refuse fsync: it goes through the default rings, by descriptor (not registered there).
                 UringLane lane = ctl.lane();
-                int rc = lane.await(lane.submitOne(IORING_OP_FSYNC, fd, false, 0, 0, 0, opFlags, -1, null, null, null,
-                        -1, null));
+                int rc = lane.await(lane.submitOne(IORING_OP_FSYNC, fd, false, 0, 0, 0, opFlags, -1, null, this, null,
+                        -1, null), true);
                 if (rc < 0) {
-                    throw errnoFailure(IORING_OP_FSYNC, 0, 0, rc);
+                    throw completionFailure(IORING_OP_FSYNC, 0, 0, rc, true);
                 }
             }
         } finally {
@@ -770,6 +846,11 @@ final class UringFile extends PositionalFile {
         }
     }
 
+    /**
+     * Marks the file closed, so no new call begins; cancels the requests in flight and waits for the calls in
+     * progress to end (a descriptor number must not be reused while a request may name it); then releases the
+     * descriptor. See the class comment for what happens when calls do not end.
+     */
     @Override
     boolean closeFile() throws IOException {
         for (;;) {
@@ -782,9 +863,73 @@ final class UringFile extends PositionalFile {
                 break;
             }
         }
-        // Requests in flight name this descriptor: wait for them before it can be closed and its number reused.
+        if (users.get() != CLOSED) {
+            awaitCalls();
+            if (users.get() != CLOSED) {
+                releaseOnLastUse = true;
+                // Read after the flag is set, as endUse reads the flag after its count: either the last call sees the
+                // flag, or this sees the count at zero (then both may try; release runs once).
+                int left = users.get() & ~CLOSED;
+                if (left > 0) {
+                    throw new IOException("io_uring close(path=" + path() + "): " + left
+                            + (left == 1 ? " call" : " calls") + " still in progress "
+                            + TimeUnit.NANOSECONDS.toMillis(closeWaitNanos) + " ms after their requests were cancelled;"
+                            + " the file is closed to new calls, and its descriptor is closed when the last one ends");
+                }
+            }
+        }
+        release();
+        return true;
+    }
+
+    /**
+     * Cancels this file's requests and waits, up to {@link #closeWaitNanos}, for the calls in progress to end; asks
+     * again now and then, since a request caught between two states (being handed to a kernel worker, or arming its
+     * poll) may have been missed. It delivers ready completions itself: asynchronous requests are completed by a
+     * lane's reaper, and the closer may be that reaper, running a completion callback that closes the file. Interrupts
+     * do not shorten the wait; the status is kept.
+     */
+    private void awaitCalls() {
+        long start = System.nanoTime();
+        long bound = closeWaitNanos;
+        long asked = start;
+        boolean interrupted = false;
+        cancelRequests();
+        pool.drainReady(); // a cancelled poll usually completes within the cancellation's own system call
         while (users.get() != CLOSED) {
-            LockSupport.parkNanos(this, 100_000);
+            long now = System.nanoTime();
+            if (now - start >= bound) {
+                break;
+            }
+            if (now - asked >= RECANCEL_NANOS) {
+                cancelRequests();
+                asked = now;
+            }
+            if (Thread.interrupted()) {
+                interrupted = true; // parkNanos would not wait while the status is set
+            }
+            LockSupport.parkNanos(this, Math.min(RECANCEL_NANOS, bound - (now - start))); // endUse unparks us
+            pool.drainReady();
+            if (ctl != pool) {
+                ctl.drainReady();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void cancelRequests() {
+        pool.cancel(this);
+        if (ctl != pool) {
+            ctl.cancel(this);
+        }
+    }
+
+    /** Unregisters and closes the descriptor, through the ring, unless that was done already. */
+    private void release() throws IOException {
+        if (!released.compareAndSet(false, true)) {
+            return;
         }
         IOException failure = null;
         if (slot >= 0) {
@@ -806,7 +951,33 @@ final class UringFile extends PositionalFile {
         if (failure != null) {
             throw failure;
         }
-        return true;
+    }
+
+    /**
+     * {@link #release} by the call that ended last after close stopped waiting for it. That may be a lane's reaper
+     * completing an asynchronous request, which must not wait on a ring, so the descriptor is closed with close(2);
+     * and there is nobody to throw to, so a failure is printed.
+     */
+    private void releaseLate() {
+        if (!released.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (slot >= 0) {
+                pool.unregister(slot);
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("sluice: closing " + path() + " late: " + e.getMessage());
+        }
+        int rc = Native.close(fd);
+        if (rc < 0) {
+            System.err.println("sluice: closing " + path() + " late: close: " + Errno.describe(rc));
+        }
+    }
+
+    /** For tests: how long close waits for calls in progress after cancelling their requests. */
+    void closeWait(long nanos) {
+        closeWaitNanos = nanos;
     }
 
     /** For tests: the descriptor. */

@@ -7,6 +7,8 @@ import io.sluice.internal.uring.Uapi;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,8 +26,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * they park and free their carrier. Asynchronous requests complete their futures on the reaper (or draining) thread.
  *
  * <p>Back-pressure: in-flight requests are bounded by the number of request slots, which is at most the submission
- * queue size and half the completion queue size, so the completion queue can never overflow; a caller finding no
- * free slot waits for one rather than failing.
+ * queue size and half the completion queue size, so requests alone never overflow the completion queue; a caller
+ * finding no free slot waits for one rather than failing.
+ *
+ * <p>Cancellation: an interrupted waiter may ask the kernel to cancel its request ({@link #await(int, boolean)}), and
+ * closing a file cancels its requests ({@link #cancelFile}). Either way the request's slot stays taken until the
+ * request's completion has been collected, so memory the kernel may still write (the caller's, the slot's iovec
+ * array, a bounce chunk) is never handed back early. Cancellation entries take no slot; there is at most one per slot
+ * per round of asking, and the kernel keeps completions that find the queue full (IORING_FEAT_NODROP, required).
+ *
+ * <p>Interrupts: no wait here spins while the thread's interrupt status is set ({@code LockSupport.park} returns at
+ * once then); the status is taken off for the wait and put back before returning.
  */
 final class UringLane implements AutoCloseable {
     /** Bytes per registered bounce chunk, used when the caller's memory is on the Java heap. */
@@ -36,9 +47,14 @@ final class UringLane implements AutoCloseable {
         volatile boolean done;
         int res;
         volatile Thread waiter;
+        /**
+         * The file whose request this is, from its submission until the slot is freed; null for requests that belong
+         * to no open file (opens, closes, PathReads chains). Written and cleared under the submit lock, where
+         * {@link #cancelFile} reads it. Asynchronous requests end their use of the file through it too.
+         */
+        UringFile file;
         /** Set for asynchronous requests only, with the fields below; completed after the drain. */
         CompletableFuture<Integer> future;
-        UringFile file;
         byte opcode;
         long position;
         int length;
@@ -92,6 +108,11 @@ final class UringLane implements AutoCloseable {
     private final boolean sqPoll;
     /** With SQPOLL, how long a waiter watches the completion queue before parking: about one device round trip. */
     private static final long SQPOLL_SPIN_NANOS = 50_000;
+    /**
+     * user_data of this lane's IORING_OP_ASYNC_CANCEL entries, which hold no slot (request slots are 0 and up): their
+     * completions are only counted.
+     */
+    private static final long CANCEL = -1L;
 
     UringLane(int entries, int chunks, String name) throws IOException {
         this(entries, chunks, name, 0);
@@ -156,7 +177,7 @@ final class UringLane implements AutoCloseable {
      * @return how many were submitted, possibly 0 (then await one of your own, or {@link #backOff()})
      */
     int trySubmit(int n, Prep prep, int[] slotsOut, int from) throws IOException {
-        return trySubmit(n, 1, prep, slotsOut, from);
+        return trySubmit(n, 1, prep, slotsOut, from, null);
     }
 
     /**
@@ -164,11 +185,17 @@ final class UringLane implements AutoCloseable {
      * linked chain of that length is never split between two system calls (the kernel would run a chain cut short).
      */
     int trySubmit(int n, int group, Prep prep, int[] slotsOut, int from) throws IOException {
+        return trySubmit(n, group, prep, slotsOut, from, null);
+    }
+
+    /**
+     * As {@link #trySubmit(int, int, Prep, int[], int)}, for requests of {@code file} (or of no file, null): they are
+     * refused with {@link AsynchronousCloseException} once the file is closed, and found by {@link #cancelFile}.
+     */
+    int trySubmit(int n, int group, Prep prep, int[] slotsOut, int from, UringFile file) throws IOException {
         sqLock.lock();
         try {
-            if (closed) {
-                throw new IOException("io_uring lane is closed");
-            }
+            checkOpen(file);
             int take = Math.min(n, Math.min(freeTop, ring.sqSpace()));
             take -= take % group;
             int claimed = 0;
@@ -181,6 +208,7 @@ final class UringLane implements AutoCloseable {
                 Op op = ops[slot];
                 op.done = false;
                 op.waiter = null;
+                op.file = file;
                 prep.prep(ring, sqe, from + claimed, slot, op);
                 slotsOut[from + claimed] = slot;
                 claimed++;
@@ -199,12 +227,48 @@ final class UringLane implements AutoCloseable {
     void backOff() {
         drainIfFree();
         wakeReaper();
-        LockSupport.parkNanos(this, 20_000);
+        pause(20_000);
+    }
+
+    /** Parks for about {@code nanos}, really: with the interrupt status set parkNanos would return at once. */
+    private void pause(long nanos) {
+        boolean interrupted = Thread.interrupted();
+        LockSupport.parkNanos(this, nanos);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Under {@link #sqLock}: refuses a request when the lane is closed, or when {@code file} is. The check is under the
+     * lock because {@link #cancelFile} scans under it: a request submitted before the scan is found by it, one
+     * submitted after it sees the file closed (a file is marked closed before it is scanned for).
+     */
+    private void checkOpen(UringFile file) throws IOException {
+        if (closed) {
+            throw new IOException("io_uring lane is closed");
+        }
+        if (file != null && !file.isOpen()) {
+            // The caller holds a use of the file, taken while it was open: it was closed under the call.
+            throw new AsynchronousCloseException();
+        }
+    }
+
+    /**
+     * While a blocking call of {@code file} waits for a free slot, an interrupt ends it: nothing was submitted, so
+     * there is nothing to cancel.
+     */
+    private static void checkInterrupt(UringFile file) throws ClosedByInterruptException {
+        if (file != null && Thread.currentThread().isInterrupted()) {
+            throw new ClosedByInterruptException();
+        }
     }
 
     /**
      * Submits one request and returns its slot. For an asynchronous request {@code future} and the fields after it
      * are set before the entry is published, since its completion may be drained by another thread at once.
+     * {@code file} is the file the request belongs to, or null (see {@link #trySubmit(int, int, Prep, int[], int,
+     * UringFile)}); a blocking request of a file also gives up waiting for a slot when the thread is interrupted.
      */
     int submitOne(byte opcode, int fd, boolean fixedFile, long addr, int len, long offset, int opFlags, int bufIndex,
                   CompletableFuture<Integer> future, UringFile file, Object keepAlive, int chunk, MemorySegment copyTo)
@@ -212,9 +276,7 @@ final class UringLane implements AutoCloseable {
         for (;;) {
             sqLock.lock();
             try {
-                if (closed) {
-                    throw new IOException("io_uring lane is closed");
-                }
+                checkOpen(file);
                 long sqe = freeTop > 0 ? ring.nextSqe() : -1;
                 if (sqe >= 0) {
                     int slot = freeSlots[--freeTop];
@@ -247,6 +309,9 @@ final class UringLane implements AutoCloseable {
             } finally {
                 sqLock.unlock();
             }
+            if (future == null) {
+                checkInterrupt(file);
+            }
             // Back-pressure: every slot is in flight. Let completions drain, then try again.
             backOff();
         }
@@ -256,14 +321,13 @@ final class UringLane implements AutoCloseable {
      * Claims a free request slot without publishing an entry, waiting while every slot is in flight. The caller fills
      * what the slot owns (its {@link #iovec}) outside the lock, then publishes with {@link #submitReserved}, or gives
      * the slot back with {@link #free}. This is how a vectored call describes its request without a callback object.
+     * As in {@link #submitOne}, the call ends if {@code file} is closed or the thread interrupted while it waits.
      */
-    int reserve() throws IOException {
+    int reserve(UringFile file) throws IOException {
         for (;;) {
             sqLock.lock();
             try {
-                if (closed) {
-                    throw new IOException("io_uring lane is closed");
-                }
+                checkOpen(file);
                 if (freeTop > 0) {
                     int slot = freeSlots[--freeTop];
                     Op op = ops[slot];
@@ -274,6 +338,7 @@ final class UringLane implements AutoCloseable {
             } finally {
                 sqLock.unlock();
             }
+            checkInterrupt(file);
             backOff();
         }
     }
@@ -286,20 +351,23 @@ final class UringLane implements AutoCloseable {
     /**
      * Publishes and submits the blocking request of a slot taken with {@link #reserve}. A free submission entry is
      * all but certain (every entry waiting in the queue holds a slot, and there are no more slots than entries), but
-     * with SQPOLL the kernel may not have taken them yet: then wait and retry. If the lane is closed meanwhile, the
-     * slot is given back and the call throws.
+     * with SQPOLL the kernel may not have taken them yet: then wait and retry. If the lane or {@code file} is closed
+     * meanwhile, the slot is given back and the call throws.
      */
-    void submitReserved(int slot, byte opcode, int fd, boolean fixedFile, long addr, int len, long offset)
-            throws IOException {
+    void submitReserved(int slot, UringFile file, byte opcode, int fd, boolean fixedFile, long addr, int len,
+                        long offset) throws IOException {
         for (;;) {
             sqLock.lock();
             try {
-                if (closed) {
+                try {
+                    checkOpen(file);
+                } catch (IOException e) {
                     free(slot, ops[slot]);
-                    throw new IOException("io_uring lane is closed");
+                    throw e;
                 }
                 long sqe = ring.nextSqe();
                 if (sqe >= 0) {
+                    ops[slot].file = file;
                     ring.prep(sqe, opcode, fd, fixedFile, addr, len, offset, slot);
                     pending.incrementAndGet();
                     enterSubmit();
@@ -339,8 +407,19 @@ final class UringLane implements AutoCloseable {
 
     // ---------------------------------------------------------------- completing
 
-    /** Waits for the request in {@code slot} and returns its result; the slot is freed. */
+    /** Waits for the request in {@code slot} and returns its result; the slot is freed. Interrupts do not end it. */
     int await(int slot) {
+        return await(slot, false);
+    }
+
+    /**
+     * Waits for the request in {@code slot} and returns its result; the slot is freed. The wait always lasts until the
+     * completion has been collected, since until then the kernel may write the request's memory. With
+     * {@code interruptible}, an interrupt of the waiting thread (or a status already set) asks the kernel to cancel the
+     * request, which then usually completes at once with -ECANCELED; the caller learns of the interrupt from its
+     * status, which is set when this returns, and may still get the request's result if it completed first.
+     */
+    int await(int slot, boolean interruptible) {
         Op op = ops[slot];
         if (!op.done) {
             drainIfFree();
@@ -369,7 +448,19 @@ final class UringLane implements AutoCloseable {
         }
         if (!op.done) {
             op.waiter = Thread.currentThread();
+            boolean interrupted = false;
+            boolean cancelled = false;
             while (!op.done) {
+                // park returns at once while the interrupt status is set: take it off for the wait, put it back after.
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    if (interruptible && !cancelled) {
+                        cancelled = true;
+                        cancel(slot);
+                        drainIfFree(); // a cancelled poll usually completes within the cancel's own system call
+                        continue;
+                    }
+                }
                 wakeReaper();
                 // Parking (not a blocking system call) lets a virtual thread's carrier run other work meanwhile.
                 LockSupport.park(this);
@@ -377,10 +468,90 @@ final class UringLane implements AutoCloseable {
                     drainIfFree();
                 }
             }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         int res = op.res;
         free(slot, op);
         return res;
+    }
+
+    // ---------------------------------------------------------------- cancelling
+
+    /** Fills {@code sqe} with a cancellation of the request in {@code slot}. Caller holds {@link #sqLock}. */
+    private void prepCancel(long sqe, int slot) {
+        ring.prep(sqe, Uapi.IORING_OP_ASYNC_CANCEL, -1, false, slot, 0, 0, CANCEL);
+        pending.incrementAndGet();
+    }
+
+    /**
+     * Asks the kernel to cancel the request in {@code slot}, which the calling waiter holds, so its user_data names
+     * that request and no other. The request then completes (cancelled, or with its result if it was done or past
+     * stopping) and is collected as usual.
+     */
+    private void cancel(int slot) {
+        for (;;) {
+            sqLock.lock();
+            try {
+                long sqe = ring.nextSqe();
+                if (sqe >= 0) {
+                    prepCancel(sqe, slot);
+                    enterSubmit();
+                    return;
+                }
+            } catch (IOException e) {
+                // The kernel refused the enter outright: the entry stays queued for the next one, and meanwhile the
+                // request ends on its own, as it would have without the interrupt.
+                return;
+            } finally {
+                sqLock.unlock();
+            }
+            pause(20_000); // SQPOLL: the kernel thread has not taken the queued entries yet
+        }
+    }
+
+    /**
+     * Asks the kernel to cancel every request of {@code file} in flight on this lane, one IORING_OP_ASYNC_CANCEL by
+     * user_data each (every kernel since 5.5 has it, and it matches exactly this file's requests whichever way they
+     * name it: registered slot or descriptor). Under the submit lock, so no slot found here can be freed and given to
+     * another request before its cancellation is in the queue ahead of that request's entry.
+     *
+     * <p>An IOPOLL ring refuses cancellations (EINVAL, counted like any completion): its reads end when the device
+     * answers.
+     *
+     * @return how many cancellations were queued; some may be missing when the queue was full (SQPOLL), so callers
+     *         that wait ask again now and then
+     */
+    int cancelFile(UringFile file) {
+        int asked = 0;
+        sqLock.lock();
+        try {
+            for (int s = 0; s < ops.length; s++) {
+                Op op = ops[s];
+                if (op.file == file && !op.done) {
+                    long sqe = ring.nextSqe();
+                    if (sqe < 0) {
+                        enterSubmit();
+                        sqe = ring.nextSqe();
+                        if (sqe < 0) {
+                            break;
+                        }
+                    }
+                    prepCancel(sqe, s);
+                    asked++;
+                }
+            }
+            if (asked > 0) {
+                enterSubmit();
+                wakeReaper();
+            }
+        } catch (IOException e) {
+            // As in cancel(int): the entries stay queued, and the caller asks again while it waits.
+        } finally {
+            sqLock.unlock();
+        }
+        return asked;
     }
 
     /** Gives a slot back; its bounce chunk too. */
@@ -391,6 +562,7 @@ final class UringLane implements AutoCloseable {
         op.waiter = null;
         sqLock.lock();
         try {
+            op.file = null;
             if (op.chunk >= 0) {
                 freeChunks[freeChunkTop++] = op.chunk;
                 op.chunk = -1;
@@ -423,6 +595,14 @@ final class UringLane implements AutoCloseable {
     /** The registered memory of bounce chunk {@code chunk}. */
     MemorySegment chunk(int chunk) {
         return slab.asSlice((long) CHUNK * chunk, CHUNK);
+    }
+
+    /**
+     * Delivers the completions ready now, unless another thread is doing so: for a thread waiting for calls that do
+     * not wait on this lane themselves (a closer), which may be this lane's reaper, busy running a completion callback.
+     */
+    void drainReady() {
+        drainIfFree();
     }
 
     /** Drains ready completions unless another thread is doing so (it will deliver ours too). */
@@ -458,6 +638,12 @@ final class UringLane implements AutoCloseable {
     private int asyncDoneCount;
 
     private void complete(long userData, int res, int flags) {
+        if (userData == CANCEL) {
+            // The cancelled request reports for itself; whether the cancellation found it (0, ENOENT, EALREADY) is
+            // of no use to anyone.
+            pending.decrementAndGet();
+            return;
+        }
         int slot = (int) userData;
         Op op = ops[slot];
         op.res = res;
@@ -482,7 +668,7 @@ final class UringLane implements AutoCloseable {
         int n = 0;
         try {
             if (res < 0) {
-                failure = file.errnoFailure(op.opcode, op.position, op.length, res);
+                failure = file.completionFailure(op.opcode, op.position, op.length, res, false);
             } else {
                 n = UringFile.isRead(op.opcode) && res == 0 && op.length > 0 ? -1 : res;
                 if (op.copyTo != null && n > 0) {
@@ -494,7 +680,6 @@ final class UringLane implements AutoCloseable {
         } finally {
             // Slot and file are released before the future completes: completing runs the caller's dependent
             // actions here, and one that makes another call must find the slot free and the file not busy.
-            op.file = null;
             op.done = true;
             free(slot, op);
             file.endUse();
@@ -552,7 +737,8 @@ final class UringLane implements AutoCloseable {
 
     /**
      * Stops new submissions, waits until every request in flight has completed (so the kernel no longer writes any
-     * memory they name), then unmaps and closes the ring.
+     * memory they name) and every waiter has collected its completion and left (so no thread reads the ring any more),
+     * then unmaps and closes the ring.
      */
     @Override
     public void close() {
@@ -571,6 +757,13 @@ final class UringLane implements AutoCloseable {
                 interrupted = true;
             }
             LockSupport.unpark(reaper);
+        }
+        // A waiter frees its slot only after its last look at the ring; one woken just now may still be looking.
+        while (freeSlots() != ops.length || draining.get()) {
+            if (Thread.interrupted()) {
+                interrupted = true;
+            }
+            LockSupport.parkNanos(this, 100_000);
         }
         ring.close();
         if (interrupted) {

@@ -200,6 +200,20 @@ final class UringPool {
         slots.clear(slot);
     }
 
+    /** Asks every lane to cancel {@code file}'s requests in flight ({@link UringLane#cancelFile}). */
+    void cancel(UringFile file) {
+        for (UringLane l : lanes) {
+            l.cancelFile(file);
+        }
+    }
+
+    /** Delivers every lane's ready completions ({@link UringLane#drainReady}). */
+    void drainReady() {
+        for (UringLane l : lanes) {
+            l.drainReady();
+        }
+    }
+
     /** Closes every lane, waiting for their requests in flight. */
     void close() {
         for (UringLane l : lanes) {

@@ -21,6 +21,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -535,6 +537,76 @@ class UringEngineTest {
         }
     }
 
+    @Test
+    void sizeIsWhatTheFileSystemSaysForEverythingThatOpens() throws Exception {
+        Path p = Pattern.file(dir.resolve("f"), 12345);
+        UringPool own = new UringPool(1, 8, 2);
+        try {
+            try (PositionalFile f = UringFile.open(p, OpenSpec.parse(), own)) {
+                assertEquals(12345, f.size());
+            }
+            // PositionalFile.open refuses what is neither a regular file nor a block device, but the engine must not
+            // make up a size either: lseek(SEEK_END) on an ext4 directory answers Long.MAX_VALUE, on a FIFO ESPIPE.
+            Path d = Files.createDirectory(dir.resolve("d"));
+            try (PositionalFile f = UringFile.open(d, OpenSpec.parse(), own)) {
+                assertEquals(Files.readAttributes(d, BasicFileAttributes.class).size(), f.size(),
+                        "a directory's size is its st_size, as FileChannel.size() says");
+            }
+            try (Fifo fifo = new Fifo(dir); PositionalFile f = UringFile.open(fifo.path, OpenSpec.parse(WRITE), own)) {
+                assertEquals(0, f.size(), "a FIFO's st_size");
+            }
+        } finally {
+            own.close();
+        }
+    }
+
+    @Test
+    void sizeOfABlockDeviceIsTheDeviceSize() throws Exception {
+        // A loop device over a file of a known size where this user may attach one (root, loop devices allowed).
+        long bytes = 3 << 20;
+        Path backing = Pattern.file(dir.resolve("disk.img"), bytes);
+        String loop = run("losetup", "--find", "--show", backing.toString());
+        if (loop != null) {
+            try (PositionalFile f = PositionalFile.open(Path.of(loop), Engine.IO_URING)) {
+                assertEquals(bytes, f.size(), loop);
+            } finally {
+                run("losetup", "--detach", loop);
+            }
+            return;
+        }
+        // Otherwise any block device this user may open, against its size in 512-byte sectors from sysfs.
+        try (Stream<Path> devices = Files.list(Path.of("/sys/class/block"))) {
+            for (Path sys : (Iterable<Path>) devices::iterator) {
+                Path dev = Path.of("/dev", sys.getFileName().toString());
+                long sectors = Long.parseLong(Files.readString(sys.resolve("size")).trim());
+                PositionalFile f;
+                try {
+                    f = PositionalFile.open(dev, Engine.IO_URING);
+                } catch (IOException e) {
+                    continue; // not this user's, or not there
+                }
+                try (f) {
+                    assertEquals(sectors * 512, f.size(), dev.toString());
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            assumeTrue(false, "no /sys/class/block here: " + e);
+        }
+        assumeTrue(false, "no block device this user may open, and losetup refused");
+    }
+
+    /** Runs a command; its first line of output when it succeeds, else null (also when it is not installed). */
+    private static String run(String... command) throws InterruptedException {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return p.waitFor() == 0 ? out.lines().findFirst().orElse("") : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** The offsets in {@link Uapi} against the C compiler's view of this machine's kernel header. */
     @Test
     void structLayoutsMatchTheKernelHeader() throws Exception {
@@ -575,6 +647,7 @@ class UringEngineTest {
                     P("IORING_OP_WRITE", IORING_OP_WRITE);
                     P("IORING_OP_OPENAT", IORING_OP_OPENAT);
                     P("IORING_OP_CLOSE", IORING_OP_CLOSE);
+                    P("IORING_OP_ASYNC_CANCEL", IORING_OP_ASYNC_CANCEL);
                     P("IORING_REGISTER_FILES2", IORING_REGISTER_FILES2);
                     P("IORING_REGISTER_FILES_UPDATE2", IORING_REGISTER_FILES_UPDATE2);
                     P("IORING_SETUP_SUBMIT_ALL", IORING_SETUP_SUBMIT_ALL);
@@ -617,6 +690,7 @@ class UringEngineTest {
                 Map.entry("IORING_OP_WRITE", (long) Uapi.IORING_OP_WRITE),
                 Map.entry("IORING_OP_OPENAT", (long) Uapi.IORING_OP_OPENAT),
                 Map.entry("IORING_OP_CLOSE", (long) Uapi.IORING_OP_CLOSE),
+                Map.entry("IORING_OP_ASYNC_CANCEL", (long) Uapi.IORING_OP_ASYNC_CANCEL),
                 Map.entry("IORING_REGISTER_FILES2", (long) Uapi.IORING_REGISTER_FILES2),
                 Map.entry("IORING_REGISTER_FILES_UPDATE2", (long) Uapi.IORING_REGISTER_FILES_UPDATE2),
                 Map.entry("IORING_SETUP_SUBMIT_ALL", (long) Uapi.IORING_SETUP_SUBMIT_ALL),

@@ -140,6 +140,38 @@ public final class Native {
         }
     }
 
+    /** {@code statx(2)}: the x86-64 and the generic (arm64) system call numbers. */
+    private static final long SYS_STATX = AARCH64 ? 291 : 332;
+    private static final int AT_EMPTY_PATH = 0x1000;
+    private static final int STATX_TYPE = 0x1;
+    private static final int STATX_SIZE = 0x200;
+    /** {@code struct statx} ({@code include/uapi/linux/stat.h}): the same 256 bytes on every architecture. */
+    private static final long STATX_BYTES = 256;
+    private static final long STX_MODE = 28;
+    private static final long STX_SIZE = 40;
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFBLK = 0060000;
+
+    /**
+     * The size of the open file {@code fd} as {@code FileChannel.size()} reports it: for a block device its capacity
+     * (an lseek to its end answers that), for anything else {@code st_size}; or {@code -errno}. Not an lseek for
+     * everything: on a directory lseek(SEEK_END) answers what the file system makes of it (ext4: Long.MAX_VALUE), on
+     * a FIFO ESPIPE. statx rather than fstat because its layout is the same on every architecture.
+     */
+    public static long fileSize(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment stx = arena.allocate(STATX_BYTES, 8);
+            MemorySegment empty = arena.allocateFrom("");
+            long rc = syscall(arena.allocate(Libc.CAPTURE), SYS_STATX, fd, empty.address(), AT_EMPTY_PATH,
+                    STATX_TYPE | STATX_SIZE, stx.address(), 0);
+            if (rc < 0) {
+                return rc;
+            }
+            int mode = Short.toUnsignedInt(stx.get(ValueLayout.JAVA_SHORT, STX_MODE));
+            return (mode & S_IFMT) == S_IFBLK ? size(fd) : stx.get(ValueLayout.JAVA_LONG, STX_SIZE);
+        }
+    }
+
     /** {@code ftruncate(fd, length)}: 0 or {@code -errno}. */
     public static int ftruncate(int fd, long length) {
         try (Arena arena = Arena.ofConfined()) {

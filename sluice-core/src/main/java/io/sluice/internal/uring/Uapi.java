@@ -39,6 +39,13 @@ public final class Uapi {
     public static final byte IORING_OP_FSYNC = 3;
     public static final byte IORING_OP_READ_FIXED = 4;
     public static final byte IORING_OP_WRITE_FIXED = 5;
+    /**
+     * Cancels the request whose user_data is the entry's {@code addr} (cancel_flags 0: the default key, the first
+     * match; Linux 5.5+). Its own result is 0, -ENOENT (nothing in flight has that user_data) or -EALREADY (running:
+     * the kernel signalled the worker, and the request ends on its own); the cancelled request completes with
+     * -ECANCELED, or with -EINTR or a partial count when it was interrupted while running.
+     */
+    public static final byte IORING_OP_ASYNC_CANCEL = 14;
     public static final byte IORING_OP_OPENAT = 18;
     public static final byte IORING_OP_CLOSE = 19;
     public static final byte IORING_OP_READ = 22;
