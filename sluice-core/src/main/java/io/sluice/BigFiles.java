@@ -113,6 +113,10 @@ public final class BigFiles {
      * check that every byte was read, and a measure of how fast a file can be visited.
      *
      * @throws IllegalArgumentException if {@code threads} is below 1
+     * @throws IOException if the file cannot be read, naming it: as for {@link ParallelScan#scan}, this includes
+     *         anything but a regular file and a file whose size is not its length ({@code /proc}, {@code /sys}),
+     *         refused before anything is read, and SIGBUS while reading (another process cut the file, a failing
+     *         device)
      */
     public static long sum(Path path, int threads) throws IOException {
         if (threads < 1) {

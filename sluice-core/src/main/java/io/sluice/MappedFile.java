@@ -20,11 +20,21 @@ import java.nio.file.Path;
  * since closing a shared arena waits for a handshake with every thread), sees the new mapping and retries. A thread
  * in flight when the file is closed gets {@link ClosedChannelException} the same way.
  *
- * <p>If another process shrinks the file under the mapping, touching the lost pages raises SIGBUS, which the JVM
- * turns into an {@link InternalError} for FFM accesses; that becomes an {@link IOException} naming the position.
- * This is best effort: HotSpot delivers that error asynchronously, at the thread's next safepoint poll, and in
- * compiled code the poll may come only after the copy's catch block has been left, so the caller can see the
- * {@code InternalError} itself (the tests show both). Either way the JVM lives on and the file stays usable.
+ * <p>The file may change size under the mapping, and the engine follows it as CHANNEL does. Growth by another
+ * writer shows when a read reaches the end of the mapping: the real size is looked up and mapped. A shrink by another
+ * process shows when a copy touches a page the file lost: the kernel raises SIGBUS, HotSpot throws
+ * {@link InternalError}, and {@link Mapped#deliverFaults} makes sure that arrives inside the copy's {@code catch},
+ * compiled code or not. The engine then looks at the real size, maps that and tries again: a read at or past the new
+ * end returns -1, a read across it is short, a write past it grows the file again. {@link #size()} and a read that
+ * would end past the mapping also look, so the mapping follows a cut without a fault. A fault the size does not
+ * explain (a write into a hole of a file system that is full, a failing device) is an {@link IOException} naming
+ * the file and position; the file stays usable. What mapping cannot see: the page holding the new end stays mapped
+ * (the kernel maps whole pages), so until one of those lookups, bytes read there past the new end are zeros, and
+ * bytes written there are lost, where CHANNEL would return -1 or grow the file.
+ *
+ * <p>Files that cannot be mapped are refused at open with an {@link IOException} that names CHANNEL: those of
+ * {@code /proc}, whose size (0) says nothing of their length, and those of file systems without mmap, such as
+ * {@code /sys}. See {@link Mapped#unmappableCause} for how they are told apart from an ordinary empty file.
  */
 final class MappedFile extends PositionalFile {
     private record Mapping(MemorySegment segment, Arena arena) {
@@ -44,6 +54,7 @@ final class MappedFile extends PositionalFile {
     }
 
     private static final Mapping EMPTY = new Mapping(MemorySegment.ofArray(new byte[0]), null);
+    private static final int MAX_FAULTS_PER_CALL = 8;
 
     private final ReopeningChannel channel;
     private final FileChannel.MapMode mode;
@@ -68,7 +79,15 @@ final class MappedFile extends PositionalFile {
         boolean success = false;
         try {
             MappedFile f = new MappedFile(path, spec, channel);
-            f.mapping = f.map(channel.call(FileChannel::size));
+            long size = channel.call(FileChannel::size);
+            if (size == 0) {
+                // An ordinary empty file maps and grows like any other, but a /proc file says 0 too, and has bytes.
+                String cause = Mapped.unmappableCause(path, spec.noFollowLinks());
+                if (cause != null) {
+                    throw f.cannotMap(0, "its size (0) does not give its length, and " + cause, null);
+                }
+            }
+            f.mapping = f.map(size);
             success = true;
             return f;
         } finally {
@@ -101,12 +120,18 @@ final class MappedFile extends PositionalFile {
             success = true;
             return new Mapping(seg, arena);
         } catch (IOException e) {
-            throw failure("mmap", 0, size, withMapHint(e));
+            String cause = Mapped.unmappableCause(path(), spec().noFollowLinks(), e);
+            throw cause != null ? cannotMap(size, cause, e) : failure("mmap", 0, size, withMapHint(e));
         } finally {
             if (!success) {
                 arena.close();
             }
         }
+    }
+
+    private IOException cannotMap(long size, String cause, IOException e) {
+        return new IOException("mmap(path=" + path() + ", pos=0, len=" + size + "): cannot map the file: " + cause
+                + "; use Engine.CHANNEL", e);
     }
 
     static IOException withMapHint(IOException e) {
@@ -171,20 +196,14 @@ final class MappedFile extends PositionalFile {
         }
     }
 
-    private IOException sigbus(String op, long position, long length, InternalError e) {
-        IOException io = new IOException(op + "(path=" + path() + ", pos=" + position + ", len=" + length
-                + "): the mapped file was truncated by another process (SIGBUS)");
-        io.initCause(e);
-        return io;
-    }
-
     /**
-     * At or past the end of our mapping: if another writer grew the file meanwhile, map the new size.
+     * Makes the mapping follow the file's real size when they differ: another writer grew the file, or another
+     * process shrank it.
      *
-     * @return whether the mapping grew, so the caller should look again
+     * @return whether the mapping changed (here or by another thread), so the caller should look again
      */
-    private boolean refresh(Mapping seen) throws IOException {
-        if (fileSize() <= seen.size()) {
+    private boolean resize(Mapping seen) throws IOException {
+        if (fileSize() == seen.size()) {
             return false;
         }
         synchronized (this) {
@@ -193,14 +212,35 @@ final class MappedFile extends PositionalFile {
                 return true;
             }
             // Read the size again under the lock: a truncate may have run since the read above, and mapping the
-            // old, larger size in READ_WRITE mode would grow the file back to it, undoing the truncate.
+            // old, larger size in READ_WRITE mode would grow the file back to it, undoing the truncate. (A process
+            // that cuts the file between this read and the map below still has the file grown back to this size:
+            // FileChannel.map extends a file shorter than the mapping. The window is two system calls wide.)
             long size = fileSize();
-            if (size <= m.size()) {
+            if (size == m.size()) {
                 return false;
             }
             remap(m, size);
         }
         return true;
+    }
+
+    /**
+     * After SIGBUS in a copy from or to {@code seen}: when the file is shorter than the mapping, another process cut
+     * it, so the mapping takes the real size and the caller looks again; any other fault is the call's failure.
+     * {@code faults} counts this call's faults, so a file cut again and again cannot keep a call going forever.
+     */
+    private void afterFault(Mapping seen, String op, long position, long length, InternalError fault, int faults)
+            throws IOException {
+        try {
+            if (faults <= MAX_FAULTS_PER_CALL && fileSize() < seen.size()) {
+                resize(seen);
+                return;
+            }
+        } catch (IOException e) {
+            e.addSuppressed(fault);
+            throw e;
+        }
+        throw Mapped.sigbus(op, path(), position, length, fault);
     }
 
     private long fileSize() throws IOException {
@@ -215,48 +255,55 @@ final class MappedFile extends PositionalFile {
 
     @Override
     int readSegment(MemorySegment dst, long position) throws IOException {
-        for (;;) {
+        for (int faults = 0; ; ) {
             Mapping m = current();
             long size = m.size();
-            if (position >= size) {
-                if (refresh(m)) {
+            if (dst.byteSize() > size - position) {
+                // At or across the end of the mapping: the file may have grown or shrunk since it was mapped.
+                if (resize(m)) {
                     continue;
                 }
-                return -1;
+                if (position >= size) {
+                    return -1;
+                }
             }
             int n = (int) Math.min(dst.byteSize(), size - position);
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 HeapCopies.copy(m.segment(), position, dst, 0, n);
+                Mapped.deliverFaults();
                 return n;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
-                throw sigbus("read", position, n, e);
+                afterFault(m, "read", position, n, e, ++faults);
             }
         }
     }
 
     @Override
     int readArray(byte[] dst, int offset, int length, long position) throws IOException {
-        for (;;) {
+        for (int faults = 0; ; ) {
             Mapping m = current();
             long size = m.size();
-            if (position >= size) {
-                if (refresh(m)) {
+            if (length > size - position) {
+                if (resize(m)) {
                     continue;
                 }
-                return -1;
+                if (position >= size) {
+                    return -1;
+                }
             }
             int n = (int) Math.min(length, size - position);
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(m.segment(), ValueLayout.JAVA_BYTE, position, dst, offset, n);
+                Mapped.deliverFaults();
                 return n;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
-                throw sigbus("read", position, n, e);
+                afterFault(m, "read", position, n, e, ++faults);
             }
         }
     }
@@ -281,7 +328,7 @@ final class MappedFile extends PositionalFile {
     @Override
     int writeSegment(MemorySegment src, long position) throws IOException {
         long len = src.byteSize();
-        for (;;) {
+        for (int faults = 0; ; ) {
             Mapping m = current();
             if (position + len > m.size()) {
                 ensureCovers(position + len);
@@ -290,18 +337,20 @@ final class MappedFile extends PositionalFile {
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 HeapCopies.copy(src, 0, m.segment(), position, len);
+                Mapped.deliverFaults();
                 return (int) len;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
-                throw sigbus("write", position, len, e);
+                // A cut file is mapped at its real size; the loop then grows it back to cover this write.
+                afterFault(m, "write", position, len, e, ++faults);
             }
         }
     }
 
     @Override
     int writeArray(byte[] src, int offset, int length, long position) throws IOException {
-        for (;;) {
+        for (int faults = 0; ; ) {
             Mapping m = current();
             if (position + length > m.size()) {
                 ensureCovers(position + length);
@@ -310,11 +359,12 @@ final class MappedFile extends PositionalFile {
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(src, offset, m.segment(), ValueLayout.JAVA_BYTE, position, length);
+                Mapped.deliverFaults();
                 return length;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
-                throw sigbus("write", position, length, e);
+                afterFault(m, "write", position, length, e, ++faults);
             }
         }
     }
@@ -328,12 +378,13 @@ final class MappedFile extends PositionalFile {
 
     @Override
     public long size() throws IOException {
-        ensureOpen();
-        try {
-            return channel.call(FileChannel::size);
-        } catch (IOException e) {
-            throw failure("size", 0, 0, e);
+        Mapping m = current();
+        long size = fileSize();
+        if (size < m.size()) {
+            // Another process cut the file: drop the lost pages from the mapping before a copy touches them.
+            resize(m);
         }
+        return size;
     }
 
     @Override
@@ -341,12 +392,15 @@ final class MappedFile extends PositionalFile {
         synchronized (this) {
             Mapping m = current();
             try {
-                if (size >= channel.call(FileChannel::size)) {
-                    return;
+                long real = channel.call(FileChannel::size);
+                // Shrink the mapping before the file, so no thread can touch a page past the new end (SIGBUS); and
+                // to the real size if another process cut the file shorter still.
+                long end = Math.min(size, real);
+                if (end < m.size()) {
+                    remap(m, end);
                 }
-                // Shrink the mapping before the file, so no thread can touch a page past the new end (SIGBUS).
-                if (size < m.size()) {
-                    remap(m, size);
+                if (size >= real) {
+                    return;
                 }
                 channel.call(c -> {
                     c.truncate(size);

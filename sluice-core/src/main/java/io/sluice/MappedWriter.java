@@ -73,9 +73,11 @@ import java.util.Objects;
  *       length. With native access ({@code --enable-native-access}) on Linux 5.14 or later the pages are asked for
  *       ahead of the copies, 2 MiB at a time, and a full disk is a plain error from that request. Otherwise the
  *       kernel raises SIGBUS in the copy, which the JVM turns into an {@link InternalError} and the writer into the
- *       {@code IOException}; that is best effort: HotSpot may deliver the error a little later, after the copy has
- *       returned, and the caller then sees the {@code InternalError} itself. Either way the JVM lives on. The failed
- *       write's bytes may be partly in the file; {@link #position()} does not count them.</li>
+ *       {@code IOException}, in interpreted and compiled code alike (see {@link Mapped#deliverFaults}).</li>
+ *   <li>A write that fails, for any reason, is not counted: {@link #position()} stays where it was before the call,
+ *       even when part of the bytes reached the file before the failure, and {@link #close()} cuts them off. Pages
+ *       that another process cut stay lost: writes into them keep failing, and the writer never grows the file back
+ *       over them, since bytes it had acknowledged there are gone.</li>
  *   <li>A thread interrupt does not close the file. Copies into the window do not look at the interrupt status;
  *       the next call that needs the kernel (mapping the next window, {@link #force()}) fails with
  *       {@link InterruptedIOException} and leaves the interrupt status set. The writer stays usable: once the
@@ -245,6 +247,7 @@ public final class MappedWriter implements Closeable {
             // The common case: the bytes fit in the window. One copy, nothing else.
             try {
                 MemorySegment.copy(src, offset, window, ValueLayout.JAVA_BYTE, at, length);
+                Mapped.deliverFaults();
             } catch (IllegalStateException e) {
                 throw closedOr(e);
             } catch (InternalError e) {
@@ -274,6 +277,7 @@ public final class MappedWriter implements Closeable {
         if (length <= limit - at) {
             try {
                 HeapCopies.copy(src, 0, window, at, length);
+                Mapped.deliverFaults();
             } catch (IllegalStateException e) {
                 throw closedOr(e);
             } catch (InternalError e) {
@@ -285,34 +289,61 @@ public final class MappedWriter implements Closeable {
         writeAcross(src);
     }
 
-    /** The slow path: no window yet, or the bytes run past its end. Maps windows as needed. */
+    /**
+     * The slow path: no window yet, or the bytes run past its end. Maps windows as needed. On any failure the writer
+     * goes back to where the call found it, since the caller is told that the write failed.
+     */
     private void writeAcross(MemorySegment src) throws IOException {
         ensureOpen();
+        long start = position();
         long done = 0;
         long length = src.byteSize();
-        while (done < length) {
-            if (offset == limit) {
-                if (arena != null && limit < window.byteSize()) {
-                    prepareMore();
-                } else {
-                    nextWindow();
+        boolean success = false;
+        try {
+            while (done < length) {
+                if (offset == limit) {
+                    if (arena != null && limit < window.byteSize()) {
+                        prepareMore(start, length);
+                    } else {
+                        nextWindow(start);
+                    }
                 }
+                long n = Math.min(length - done, limit - offset);
+                try {
+                    HeapCopies.copy(src, done, window, offset, n);
+                    Mapped.deliverFaults();
+                } catch (IllegalStateException e) {
+                    throw closedOr(e);
+                } catch (InternalError e) {
+                    throw sigbus(start, length, e);
+                }
+                offset += n;
+                done += n;
             }
-            long n = Math.min(length - done, limit - offset);
-            try {
-                HeapCopies.copy(src, done, window, offset, n);
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            } catch (InternalError e) {
-                throw sigbus(windowStart + offset, n, e);
+            success = true;
+        } finally {
+            if (!success && !closed) {
+                rewind(start);
             }
-            offset += n;
-            done += n;
         }
     }
 
-    /** Unmaps the full window (if any) and maps the one holding {@link #position()}, growing the file to its end. */
-    private void nextWindow() throws IOException {
+    /** Moves the writer back to {@code pos}, at or before its position, dropping the window if it starts later. */
+    private void rewind(long pos) {
+        if (pos >= windowStart && arena != null) {
+            offset = pos - windowStart;
+        } else {
+            unmapWindow();
+            windowStart = pos;
+        }
+    }
+
+    /**
+     * Unmaps the full window (if any) and maps the one holding {@link #position()}, growing the file to its end.
+     *
+     * @param resumeAt where the writer stands if this fails: the start of the write that needed the window
+     */
+    private void nextWindow(long resumeAt) throws IOException {
         long pos = position();
         unmapWindow();
         long start = pos - pos % windowSize;
@@ -320,11 +351,11 @@ public final class MappedWriter implements Closeable {
         boolean success = false;
         try {
             MemorySegment w;
-            FileChannel c = channel(pos, "mmap", windowSize);
+            FileChannel c = channel(start, "mmap", windowSize, resumeAt);
             try {
                 w = c.map(FileChannel.MapMode.READ_WRITE, start, windowSize, a);
             } catch (ClosedChannelException e) {
-                recover(c, e, pos, "mmap", windowSize);
+                recover(c, e, start, "mmap", windowSize, resumeAt);
                 w = channel.get().map(FileChannel.MapMode.READ_WRITE, start, windowSize, a);
             }
             window = w;
@@ -335,11 +366,11 @@ public final class MappedWriter implements Closeable {
             Mapped.preferLargeFolios(w);
             success = true;
         } catch (ClosedByInterruptException e) {
-            throw interrupted("mmap", pos, windowSize, e);
+            throw interrupted("mmap", start, windowSize, resumeAt, e);
         } catch (ClosedChannelException | InterruptedIOException e) {
             throw e;
         } catch (IOException e) {
-            throw failure("mmap", start, windowSize, MappedFile.withMapHint(e));
+            throw Mapped.mapFailure(path, start, windowSize, e);
         } finally {
             if (!success) {
                 a.close();
@@ -352,13 +383,13 @@ public final class MappedWriter implements Closeable {
      * a full disk is a plain error here rather than SIGBUS in a copy. Without native access, or on a kernel that
      * does not know the call, the pages are faulted in as the copies touch them.
      */
-    private void prepareMore() throws IOException {
+    private void prepareMore(long writeStart, long writeLength) throws IOException {
         long from = limit;
         long to = Math.min(window.byteSize(), (from / STEP + 1) * STEP);
         if (populate) {
             int errno = Mapped.populateForWriting(window, from, to);
             if (errno == Errno.EFAULT) {
-                throw Mapped.noPages("write", path, windowStart + from, to - from, errno);
+                throw Mapped.noPages(path, writeStart, writeLength, windowStart + from, to - from, errno);
             }
             if (errno == Errno.EINVAL || errno < 0) {
                 // A kernel before 5.14, or no native access: the copies fault the pages in, from now on.
@@ -411,15 +442,15 @@ public final class MappedWriter implements Closeable {
         }
         // Earlier windows are unmapped already; their dirty pages are reached through the file.
         try {
-            FileChannel c = channel(pos, "fdatasync", pos - forced);
+            FileChannel c = channel(forced, "fdatasync", pos - forced, pos);
             try {
                 c.force(false);
             } catch (ClosedChannelException e) {
-                recover(c, e, pos, "fdatasync", pos - forced);
+                recover(c, e, forced, "fdatasync", pos - forced, pos);
                 channel.get().force(false);
             }
         } catch (ClosedByInterruptException e) {
-            throw interrupted("fdatasync", forced, pos - forced, e);
+            throw interrupted("fdatasync", forced, pos - forced, pos, e);
         } catch (ClosedChannelException | InterruptedIOException e) {
             throw e;
         } catch (IOException e) {
@@ -453,7 +484,7 @@ public final class MappedWriter implements Closeable {
                 return 0;
             });
         } catch (ClosedByInterruptException e) {
-            throw interrupted("ftruncate", pos, 0, e);
+            throw interrupted("ftruncate", pos, 0, pos, e);
         } catch (ClosedChannelException e) {
             throw e;
         } catch (IOException e) {
@@ -479,27 +510,31 @@ public final class MappedWriter implements Closeable {
         }
     }
 
-    /** The channel for a call, or {@link InterruptedIOException} when this thread is interrupted already. */
-    private FileChannel channel(long pos, String op, long length) throws IOException {
+    /**
+     * The channel for a call, or {@link InterruptedIOException} when this thread is interrupted already.
+     *
+     * @param resumeAt the writer's position if the call fails, for the message
+     */
+    private FileChannel channel(long pos, String op, long length, long resumeAt) throws IOException {
         try {
             return channel.get();
         } catch (ClosedByInterruptException e) {
-            throw interrupted(op, pos, length, e);
+            throw interrupted(op, pos, length, resumeAt, e);
         }
     }
 
-    private void recover(FileChannel failed, ClosedChannelException e, long pos, String op, long length)
-            throws IOException {
+    private void recover(FileChannel failed, ClosedChannelException e, long pos, String op, long length,
+            long resumeAt) throws IOException {
         try {
             channel.recover(failed, e);
         } catch (ClosedByInterruptException i) {
-            throw interrupted(op, pos, length, i);
+            throw interrupted(op, pos, length, resumeAt, i);
         }
     }
 
-    private InterruptedIOException interrupted(String op, long pos, long length, IOException cause) {
+    private InterruptedIOException interrupted(String op, long pos, long length, long resumeAt, IOException cause) {
         InterruptedIOException e = new InterruptedIOException(describe(op, pos, length)
-                + ": interrupted; the writer is still open at position " + position());
+                + ": interrupted; the writer is still open at position " + resumeAt);
         e.initCause(cause);
         return e;
     }
@@ -516,7 +551,8 @@ public final class MappedWriter implements Closeable {
 
     private IOException sigbus(long pos, long length, InternalError e) {
         return new IOException(describe("write", pos, length) + ": the mapped page could not be written (SIGBUS): "
-                + "the file system is full or over quota, or another process cut the file", e);
+                + "the file system is full or over quota, or another process cut the file; the writer is still "
+                + "open at position " + pos, e);
     }
 
     private IOException failure(String op, long pos, long length, IOException cause) {

@@ -198,7 +198,11 @@ public final class ParallelScan {
      * @param merge combines two accumulators into one (it may return either, changed)
      * @throws IOException if the file cannot be read, or the visitor throws one (the first failure stops the other
      *         threads after their current segment); {@link java.io.InterruptedIOException} if the calling thread is
-     *         interrupted
+     *         interrupted. Also, before anything is visited, for what cannot be cut into segments: anything but a
+     *         regular file (a directory, a FIFO, a device), and a file whose size is not its length ({@code /proc},
+     *         {@code /sys}: such files cannot be mapped). A SIGBUS while reading mapped memory, Sluice's or the
+     *         visitor's (another process cut the file, a full file system, a failing device), is an
+     *         {@code IOException} naming the file and the segment.
      * @throws IllegalStateException if the boundary rule returns an offset outside {@code [from, size]}
      */
     public <A> A scan(Path path, Supplier<A> accumulator, Visitor<A> visitor, BinaryOperator<A> merge)
@@ -206,8 +210,9 @@ public final class ParallelScan {
         Objects.requireNonNull(accumulator, "accumulator");
         Objects.requireNonNull(visitor, "visitor");
         Objects.requireNonNull(merge, "merge");
+        Mapped.requireRegularFile("scan", path);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            long size = channel.size();
+            long size = Mapped.requireScannable("scan", path, channel);
             if (size == 0) {
                 return accumulator.get();
             }
@@ -261,6 +266,7 @@ public final class ParallelScan {
             throws IOException {
         try {
             visitor.visit(acc, file.asSlice(start, end - start), start);
+            Mapped.deliverFaults();
         } catch (InternalError e) {
             throw Mapped.sigbus("scan", path, start, end - start, e);
         }
@@ -299,6 +305,7 @@ public final class ParallelScan {
         long at;
         try {
             at = boundary.next(file, from, limit);
+            Mapped.deliverFaults();
         } catch (InternalError e) {
             throw Mapped.sigbus("scan", path, from, limit - from, e);
         }

@@ -3,6 +3,7 @@ package io.sluice;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -79,5 +80,13 @@ class BigFilesTest {
         assertEquals(0, Files.size(p));
         assertEquals(0, BigFiles.sum(p));
         assertThrows(java.nio.file.NoSuchFileException.class, () -> BigFiles.sum(dir.resolve("missing")));
+    }
+
+    @Test
+    void sumRefusesFilesWithoutAKnownLength() throws Exception {
+        for (Path p : ParallelScanTest.filesWithoutAKnownLength(dir)) {
+            IOException e = assertThrows(IOException.class, () -> BigFiles.sum(p, 2), p::toString);
+            assertTrue(e.getMessage().contains(p.toString()), e.getMessage());
+        }
     }
 }
