@@ -1,12 +1,10 @@
 package io.sluice.maf;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One parsed line, as a {@link MafHandler} sees it: the numbers are parsed; the text fields stay in the input's bytes
- * until a {@code String} is asked for. The parser reuses one instance for every line, so it is valid only during the
+ * One parsed line, as a {@link MafHandler} sees it: the numbers are parsed; the text fields stay bytes (in the
+ * parser's line buffer) until a {@code String} is asked for. The parser reuses one instance for every line, so it is valid only during the
  * handler call that receives it.
  *
  * <p>Which accessors mean something depends on {@link #type()}: {@code s} has src, start, size, strand, srcSize and
@@ -15,40 +13,38 @@ import java.nio.charset.StandardCharsets;
  * pairs. The others answer 0, -1 or an empty string.
  */
 public final class MafLine {
-    MemorySegment seg;
-    /** The input offset of {@code seg}'s byte 0. */
+    byte[] buf;
+    /** The input offset of {@code buf[0]}, the line's first byte. */
     long base;
-    long lineStart;
-    long lineEnd;
+    int lineEnd;
     long lineNumber;
     char type;
-    long srcFrom;
-    long srcTo;
+    int srcFrom;
+    int srcTo;
     long start;
     long size;
     char strand;
     long srcSize;
-    long textFrom;
-    long textTo;
+    int textFrom;
+    int textTo;
     char leftStatus;
     long leftCount;
     char rightStatus;
     long rightCount;
     char status;
     /** Where the {@code key=value} pairs of an {@code a} line or the header start. */
-    long pairsFrom;
+    int pairsFrom;
 
     MafLine() {
     }
 
-    void reset(MemorySegment seg, long base, long lineStart, long lineEnd, long lineNumber, char type) {
-        this.seg = seg;
+    void reset(byte[] buf, long base, int lineEnd, long lineNumber, char type) {
+        this.buf = buf;
         this.base = base;
-        this.lineStart = lineStart;
         this.lineEnd = lineEnd;
         this.lineNumber = lineNumber;
         this.type = type;
-        srcFrom = srcTo = textFrom = textTo = pairsFrom = lineStart;
+        srcFrom = srcTo = textFrom = textTo = pairsFrom = 0;
         start = size = srcSize = leftCount = rightCount = -1;
         strand = leftStatus = rightStatus = status = 0;
     }
@@ -65,7 +61,7 @@ public final class MafLine {
 
     /** The input offset of the line's first byte. */
     public long offset() {
-        return base + lineStart;
+        return base;
     }
 
     /** The source sequence, as {@code hg38.chr22}. */
@@ -75,12 +71,12 @@ public final class MafLine {
 
     /** The source name's length in bytes. */
     public int srcLength() {
-        return (int) (srcTo - srcFrom);
+        return srcTo - srcFrom;
     }
 
     /** Byte {@code i} of the source name: zero-copy access for indexes that hash names. */
     public byte srcByte(int i) {
-        return seg.get(ValueLayout.JAVA_BYTE, srcFrom + i);
+        return buf[srcFrom + i];
     }
 
     /** The 0-based start of the aligned region in the source (on the reverse strand when {@link #strand()} is '-'). */
@@ -115,12 +111,12 @@ public final class MafLine {
 
     /** The length of {@link #text()} in columns. */
     public int textLength() {
-        return (int) (textTo - textFrom);
+        return textTo - textFrom;
     }
 
     /** Column {@code i} of the text. */
     public byte textByte(int i) {
-        return seg.get(ValueLayout.JAVA_BYTE, textFrom + i);
+        return buf[textFrom + i];
     }
 
     /** An {@code i} line's status of the sequence before the block ({@code C I N n M T}). */
@@ -167,10 +163,10 @@ public final class MafLine {
     /** The whole line, without its end-of-line and trailing blanks. */
     @Override
     public String toString() {
-        return string(lineStart, lineEnd);
+        return string(0, lineEnd);
     }
 
-    private String string(long from, long to) {
-        return new String(seg.asSlice(from, to - from).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.ISO_8859_1);
+    private String string(int from, int to) {
+        return new String(buf, from, to - from, StandardCharsets.ISO_8859_1);
     }
 }

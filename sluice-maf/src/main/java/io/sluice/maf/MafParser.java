@@ -2,12 +2,14 @@ package io.sluice.maf;
 
 import io.sluice.chunks.ChunkedReader;
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -30,9 +32,11 @@ import java.util.Objects;
  * Fields are separated by runs of spaces or tabs; trailing blanks and a CR before the LF are ignored. Anything else is
  * refused with a {@link MafFormatException} giving the line number and the byte offset of the first wrong byte.
  *
- * <p>The hot loop works on bytes: a newline is found eight bytes at a time, numbers are parsed in place, the text is
- * checked and its dashes counted eight bytes at a time, and no {@code String} is made unless a handler asks for one.
- * Not thread-safe.
+ * <p>The hot loop works on bytes: a newline is found in the chunk eight bytes at a time, the line is copied into one
+ * reused array (a line cut by the chunk's end is completed there from the next chunk), its fields are parsed in place,
+ * the text is checked and its dashes counted eight bytes at a time, and no {@code String} is made unless a handler
+ * asks for one. (Parsing from the array rather than the segment: the per-field loops then compile to plain indexed
+ * loads, and the copy of a line already in the CPU's cache costs less than what it saves.) Not thread-safe.
  *
  * {@snippet :
  * MafIndex.Builder index = MafIndex.builder();
@@ -49,6 +53,7 @@ import java.util.Objects;
 public final class MafParser {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
     private static final long LOWS = 0x7f7f7f7f7f7f7f7fL;
@@ -56,8 +61,8 @@ public final class MafParser {
     private static final long DASHES = '-' * ONES;
     /** Added to the low seven bits of a byte, sets its high bit exactly when the byte is 0x21 ('!') or more. */
     private static final long ABOVE_BLANK = 0x5f * ONES;
-    /** The longest line carried across chunks; a longer one is refused rather than exhausting memory. */
-    private static final long MAX_LINE = 1L << 30;
+    /** The longest line; a longer one is refused rather than exhausting memory. */
+    private static final int MAX_LINE = 1 << 30;
 
     private final MafHandler handler;
     private final String source;
@@ -65,9 +70,11 @@ public final class MafParser {
 
     private long offset;
     private long lineNumber;
-    private MemorySegment carry = Arena.ofAuto().allocate(4096, 8);
-    private long carryLength;
-    private long carryStart;
+    /** The current line, or the part of it seen so far when a chunk cut it; its first byte is at input offset {@code lineOffset}. */
+    private byte[] buf = new byte[4096];
+    private int length;
+    private long lineOffset;
+    private boolean carrying;
     private boolean headerSeen;
     private boolean finished;
 
@@ -82,8 +89,8 @@ public final class MafParser {
     private long lastTextLength;
 
     /** The field cursor within the current line, and the last token's start. */
-    private long p;
-    private long tokenFrom;
+    private int p;
+    private int tokenFrom;
 
     /**
      * A parser reporting to {@code handler}.
@@ -133,26 +140,21 @@ public final class MafParser {
         }
         long n = chunk.byteSize();
         long pos = 0;
-        if (carryLength > 0) {
-            long nl = indexOfNewline(chunk, 0, n);
-            appendCarry(chunk, 0, nl < 0 ? n : nl);
-            if (nl < 0) {
-                offset += n;
-                return;
-            }
-            long length = carryLength;
-            carryLength = 0;
-            parseLine(carry, carryStart, 0, length);
-            pos = nl + 1;
-        }
         while (pos < n) {
             long nl = indexOfNewline(chunk, pos, n);
+            long end = nl < 0 ? n : nl;
+            if (!carrying) {
+                lineOffset = offset + pos;
+            }
+            append(chunk, pos, end - pos);
             if (nl < 0) {
-                carryStart = offset + pos;
-                appendCarry(chunk, pos, n - pos);
+                carrying = true;
                 break;
             }
-            parseLine(chunk, offset, pos, nl);
+            carrying = false;
+            int l = length;
+            length = 0;
+            parseLine(l);
             pos = nl + 1;
         }
         offset += n;
@@ -178,10 +180,11 @@ public final class MafParser {
         if (finished) {
             return;
         }
-        if (carryLength > 0) {
-            long length = carryLength;
-            carryLength = 0;
-            parseLine(carry, carryStart, 0, length);
+        if (carrying) {
+            carrying = false;
+            int l = length;
+            length = 0;
+            parseLine(l);
         }
         finished = true;
         if (!headerSeen) {
@@ -192,18 +195,17 @@ public final class MafParser {
         }
     }
 
-    private void appendCarry(MemorySegment from, long at, long length) throws MafFormatException {
-        long need = carryLength + length;
+    /** Appends {@code from[at, at + n)} to the line in {@link #buf}. */
+    private void append(MemorySegment from, long at, long n) throws MafFormatException {
+        long need = length + n;
         if (need > MAX_LINE) {
-            throw error(carryStart, "a line longer than " + MAX_LINE + " bytes");
+            throw error(lineOffset, "a line longer than " + MAX_LINE + " bytes");
         }
-        if (need > carry.byteSize()) {
-            MemorySegment bigger = Arena.ofAuto().allocate(Math.max(need, carry.byteSize() * 2), 8);
-            MemorySegment.copy(carry, 0, bigger, 0, carryLength);
-            carry = bigger;
+        if (need > buf.length) {
+            buf = Arrays.copyOf(buf, (int) Math.min(MAX_LINE, Math.max(need, 2L * buf.length)));
         }
-        MemorySegment.copy(from, at, carry, carryLength, length);
-        carryLength = need;
+        MemorySegment.copy(from, BYTE, at, buf, length, (int) n);
+        length = (int) need;
     }
 
     // ---------------------------------------------------------------- lines
@@ -212,208 +214,201 @@ public final class MafParser {
         return b == ' ' || b == '\t' || b == '\r';
     }
 
-    /** Parses {@code s[from, to)} (no newline); {@code base} is the input offset of {@code s}'s byte 0. */
-    private void parseLine(MemorySegment s, long base, long from, long to) throws MafFormatException {
+    /** Parses the line in {@code buf[0, to)} (no newline). */
+    private void parseLine(int to) throws MafFormatException {
+        byte[] b = buf;
         lineNumber++;
-        long end = to;
-        while (end > from && blank(s.get(BYTE, end - 1))) {
+        int end = to;
+        while (end > 0 && blank(b[end - 1])) {
             end--;
         }
         if (!headerSeen) {
-            header(s, base, from, end);
+            header(b, end);
             return;
         }
-        if (end == from) {
+        if (end == 0) {
             if (inBlock) {
-                endBlock(base + from);
+                endBlock(lineOffset);
             }
             return;
         }
-        byte type = s.get(BYTE, from);
+        byte type = b[0];
         if (type == '#') {
             return;
         }
-        if (from + 1 < end && !blank(s.get(BYTE, from + 1))) {
-            throw error(base + from, "unknown line type '" + text(s, from, Math.min(end, from + 20)) + "'"
+        if (end > 1 && !blank(b[1])) {
+            throw error(0, "unknown line type '" + text(b, 0, Math.min(end, 20)) + "'"
                     + " (lines start with a, s, i, e, q or #, then a blank)");
         }
         switch (type) {
-            case 'a' -> blockStart(s, base, from, end);
-            case 's' -> sequence(s, base, from, end);
-            case 'i' -> info(s, base, from, end);
-            case 'e' -> empty(s, base, from, end);
-            case 'q' -> quality(s, base, from, end);
-            default -> throw error(base + from, "unknown line type '" + (char) (type & 0xff) + "'");
+            case 'a' -> blockStart(b, end);
+            case 's' -> sequence(b, end);
+            case 'i' -> info(b, end);
+            case 'e' -> empty(b, end);
+            case 'q' -> quality(b, end);
+            default -> throw error(0, "unknown line type '" + (char) (type & 0xff) + "'");
         }
     }
 
-    private void header(MemorySegment s, long base, long from, long end) throws MafFormatException {
-        p = from;
-        if (!token(s, end) || !text(s, tokenFrom, p).equals("##maf")) {
-            throw error(base + from, "not MAF: the first line must be '##maf version=1', not '"
-                    + text(s, from, Math.min(end, from + 40)) + "'");
+    private void header(byte[] b, int end) throws MafFormatException {
+        p = 0;
+        if (!token(b, end) || !text(b, tokenFrom, p).equals("##maf")) {
+            throw error(0, "not MAF: the first line must be '##maf version=1', not '" + text(b, 0, Math.min(end, 40))
+                    + "'");
         }
-        long pairs = p;
+        int pairs = p;
         String version = null;
-        while (token(s, end)) {
-            String pair = text(s, tokenFrom, p);
+        while (token(b, end)) {
+            String pair = text(b, tokenFrom, p);
             int eq = pair.indexOf('=');
             if (eq <= 0) {
-                throw error(base + tokenFrom, "header: expected key=value, not '" + pair + "'");
+                throw error(tokenFrom, "header: expected key=value, not '" + pair + "'");
             }
             if (pair.startsWith("version=")) {
                 version = pair.substring(eq + 1);
             }
         }
         if (version == null) {
-            throw error(base + from, "header: no version=");
+            throw error(0, "header: no version=");
         }
         if (!version.equals("1")) {
-            throw error(base + from, "header: version " + version + " is not supported (only 1)");
+            throw error(0, "header: version " + version + " is not supported (only 1)");
         }
         headerSeen = true;
-        line.reset(s, base, from, end, lineNumber, '#');
-        line.pairsFrom = skipBlanks(s, pairs, end);
+        line.reset(b, lineOffset, end, lineNumber, '#');
+        line.pairsFrom = skipBlanks(b, pairs, end);
         handler.header(line);
     }
 
-    private void blockStart(MemorySegment s, long base, long from, long end) throws MafFormatException {
+    private void blockStart(byte[] b, int end) throws MafFormatException {
         if (inBlock) {
             // No blank line before it: the format asks for one, but the next block is unmistakable.
-            endBlock(base + from);
+            endBlock(lineOffset);
         }
-        p = from + 1;
-        while (token(s, end)) {
-            long eq = -1;
-            for (long i = tokenFrom; i < p; i++) {
-                if (s.get(BYTE, i) == '=') {
-                    eq = i;
-                    break;
-                }
+        p = 1;
+        while (token(b, end)) {
+            int eq = tokenFrom;
+            while (eq < p && b[eq] != '=') {
+                eq++;
             }
-            if (eq <= tokenFrom) {
-                throw error(base + tokenFrom, "a line: expected key=value, not '" + text(s, tokenFrom, p) + "'");
+            if (eq == tokenFrom || eq == p) {
+                throw error(tokenFrom, "a line: expected key=value, not '" + text(b, tokenFrom, p) + "'");
             }
         }
         inBlock = true;
-        blockOffset = base + from;
+        blockOffset = lineOffset;
         blockLine = lineNumber;
         rows = 0;
         lastSrcLength = -1;
         blocks++;
-        line.reset(s, base, from, end, lineNumber, 'a');
-        line.pairsFrom = skipBlanks(s, from + 1, end);
+        line.reset(b, lineOffset, end, lineNumber, 'a');
+        line.pairsFrom = skipBlanks(b, 1, end);
         handler.blockStart(line);
     }
 
-    private void sequence(MemorySegment s, long base, long from, long end) throws MafFormatException {
-        requireBlock(base + from, 's');
+    private void sequence(byte[] b, int end) throws MafFormatException {
+        requireBlock('s');
         MafLine l = line;
-        l.reset(s, base, from, end, lineNumber, 's');
-        p = from + 1;
-        src(s, base, end, 's');
+        l.reset(b, lineOffset, end, lineNumber, 's');
+        p = 1;
+        src(b, end, 's');
         l.srcFrom = tokenFrom;
         l.srcTo = p;
-        l.start = number(s, base, end, "s", "start");
-        long startAt = tokenFrom;
-        l.size = number(s, base, end, "s", "size");
-        long sizeAt = tokenFrom;
-        l.strand = strand(s, base, end, "s");
-        l.srcSize = number(s, base, end, "s", "srcSize");
-        long t = skipBlanks(s, p, end);
+        l.start = number(b, end, "s", "start");
+        int startAt = tokenFrom;
+        l.size = number(b, end, "s", "size");
+        int sizeAt = tokenFrom;
+        l.strand = strand(b, end, "s");
+        l.srcSize = number(b, end, "s", "srcSize");
+        int t = skipBlanks(b, p, end);
         if (t == end) {
-            throw error(base + end, "s line: no alignment text");
+            throw error(end, "s line: no alignment text");
         }
-        long dashes = dashes(s, t, end);
+        long dashes = dashes(b, t, end);
         if (dashes < 0) {
-            long bad = -1 - dashes;
-            throw error(base + bad, "s line: " + describe(s.get(BYTE, bad)) + " in the alignment text"
-                    + (blank(s.get(BYTE, bad)) ? " (a field after the text?)" : ""));
+            int bad = (int) (-1 - dashes);
+            throw error(bad, "s line: " + describe(b[bad]) + " in the alignment text"
+                    + (blank(b[bad]) ? " (a field after the text?)" : ""));
         }
-        long columnsHere = end - t;
+        int columnsHere = end - t;
         long bases = columnsHere - dashes;
         if (bases != l.size) {
-            throw error(base + sizeAt, "s line: size " + l.size + " does not match the " + bases
-                    + " bases of the text");
+            throw error(sizeAt, "s line: size " + l.size + " does not match the " + bases + " bases of the text");
         }
         if (l.start > l.srcSize - l.size) {
-            throw error(base + startAt, "s line: start " + l.start + " + size " + l.size + " is past srcSize "
-                    + l.srcSize);
+            throw error(startAt, "s line: start " + l.start + " + size " + l.size + " is past srcSize " + l.srcSize);
         }
         if (rows > 0 && columnsHere != columns) {
-            throw error(base + t, "s line: a text of " + columnsHere + " columns in a block whose first has "
-                    + columns);
+            throw error(t, "s line: a text of " + columnsHere + " columns in a block whose first has " + columns);
         }
         rows++;
         columns = columnsHere;
         l.textFrom = t;
         l.textTo = end;
-        rememberSrc(s, l.srcFrom, l.srcTo);
+        rememberSrc(b, l.srcFrom, l.srcTo);
         lastTextLength = columnsHere;
         handler.sequence(l);
     }
 
-    private void info(MemorySegment s, long base, long from, long end) throws MafFormatException {
-        requireBlock(base + from, 'i');
+    private void info(byte[] b, int end) throws MafFormatException {
+        requireBlock('i');
         MafLine l = line;
-        l.reset(s, base, from, end, lineNumber, 'i');
-        p = from + 1;
-        src(s, base, end, 'i');
+        l.reset(b, lineOffset, end, lineNumber, 'i');
+        p = 1;
+        src(b, end, 'i');
         l.srcFrom = tokenFrom;
         l.srcTo = p;
-        sameSrc(s, base, 'i');
-        l.leftStatus = status(s, base, end, "i", "leftStatus", "CINnMT");
-        l.leftCount = number(s, base, end, "i", "leftCount");
-        l.rightStatus = status(s, base, end, "i", "rightStatus", "CINnMT");
-        l.rightCount = number(s, base, end, "i", "rightCount");
-        noMore(s, base, end, 'i');
+        sameSrc(b, 'i');
+        l.leftStatus = status(b, end, "i", "leftStatus", "CINnMT");
+        l.leftCount = number(b, end, "i", "leftCount");
+        l.rightStatus = status(b, end, "i", "rightStatus", "CINnMT");
+        l.rightCount = number(b, end, "i", "rightCount");
+        noMore(b, end, 'i');
         handler.info(l);
     }
 
-    private void empty(MemorySegment s, long base, long from, long end) throws MafFormatException {
-        requireBlock(base + from, 'e');
+    private void empty(byte[] b, int end) throws MafFormatException {
+        requireBlock('e');
         MafLine l = line;
-        l.reset(s, base, from, end, lineNumber, 'e');
-        p = from + 1;
-        src(s, base, end, 'e');
+        l.reset(b, lineOffset, end, lineNumber, 'e');
+        p = 1;
+        src(b, end, 'e');
         l.srcFrom = tokenFrom;
         l.srcTo = p;
-        l.start = number(s, base, end, "e", "start");
-        long startAt = tokenFrom;
-        l.size = number(s, base, end, "e", "size");
-        l.strand = strand(s, base, end, "e");
-        l.srcSize = number(s, base, end, "e", "srcSize");
-        l.status = status(s, base, end, "e", "status", "CIMnT");
-        noMore(s, base, end, 'e');
+        l.start = number(b, end, "e", "start");
+        int startAt = tokenFrom;
+        l.size = number(b, end, "e", "size");
+        l.strand = strand(b, end, "e");
+        l.srcSize = number(b, end, "e", "srcSize");
+        l.status = status(b, end, "e", "status", "CIMnT");
+        noMore(b, end, 'e');
         if (l.start > l.srcSize - l.size) {
-            throw error(base + startAt, "e line: start " + l.start + " + size " + l.size + " is past srcSize "
-                    + l.srcSize);
+            throw error(startAt, "e line: start " + l.start + " + size " + l.size + " is past srcSize " + l.srcSize);
         }
         handler.empty(l);
     }
 
-    private void quality(MemorySegment s, long base, long from, long end) throws MafFormatException {
-        requireBlock(base + from, 'q');
+    private void quality(byte[] b, int end) throws MafFormatException {
+        requireBlock('q');
         MafLine l = line;
-        l.reset(s, base, from, end, lineNumber, 'q');
-        p = from + 1;
-        src(s, base, end, 'q');
+        l.reset(b, lineOffset, end, lineNumber, 'q');
+        p = 1;
+        src(b, end, 'q');
         l.srcFrom = tokenFrom;
         l.srcTo = p;
-        sameSrc(s, base, 'q');
-        long t = skipBlanks(s, p, end);
+        sameSrc(b, 'q');
+        int t = skipBlanks(b, p, end);
         if (t == end) {
-            throw error(base + end, "q line: no quality");
+            throw error(end, "q line: no quality");
         }
-        for (long i = t; i < end; i++) {
-            byte b = s.get(BYTE, i);
-            if ((b < '0' || b > '9') && b != 'F' && b != '-') {
-                throw error(base + i, "q line: " + describe(b) + " in the quality (0-9, F or -)");
+        for (int i = t; i < end; i++) {
+            byte x = b[i];
+            if ((x < '0' || x > '9') && x != 'F' && x != '-') {
+                throw error(i, "q line: " + describe(x) + " in the quality (0-9, F or -)");
             }
         }
         if (end - t != lastTextLength) {
-            throw error(base + t, "q line: " + (end - t) + " qualities for a text of " + lastTextLength
-                    + " columns");
+            throw error(t, "q line: " + (end - t) + " qualities for a text of " + lastTextLength + " columns");
         }
         l.textFrom = t;
         l.textTo = end;
@@ -430,113 +425,107 @@ public final class MafParser {
 
     // ---------------------------------------------------------------- fields
 
-    private void requireBlock(long at, char type) throws MafFormatException {
+    private void requireBlock(char type) throws MafFormatException {
         if (!inBlock) {
-            throw error(at, type + " line outside a block (no 'a' line before it)");
+            throw error(0, type + " line outside a block (no 'a' line before it)");
         }
     }
 
-    private void src(MemorySegment s, long base, long end, char type) throws MafFormatException {
-        if (!token(s, end)) {
-            throw error(base + end, type + " line: no src");
+    private void src(byte[] b, int end, char type) throws MafFormatException {
+        if (!token(b, end)) {
+            throw error(end, type + " line: no src");
         }
     }
 
     /** The src just read names the sequence of the last {@code s} line. */
-    private void sameSrc(MemorySegment s, long base, char type) throws MafFormatException {
+    private void sameSrc(byte[] b, char type) throws MafFormatException {
         if (lastSrcLength < 0) {
-            throw error(base + tokenFrom, type + " line: no s line before it in this block");
+            throw error(tokenFrom, type + " line: no s line before it in this block");
         }
-        long length = p - tokenFrom;
-        boolean same = length == lastSrcLength;
-        for (int i = 0; same && i < length; i++) {
-            same = s.get(BYTE, tokenFrom + i) == lastSrc[i];
-        }
-        if (!same) {
-            throw error(base + tokenFrom, type + " line: src '" + text(s, tokenFrom, p)
-                    + "' is not the src of the s line before it ('"
-                    + new String(lastSrc, 0, lastSrcLength, StandardCharsets.ISO_8859_1) + "')");
+        if (!Arrays.equals(b, tokenFrom, p, lastSrc, 0, lastSrcLength)) {
+            throw error(tokenFrom, type + " line: src '" + text(b, tokenFrom, p)
+                    + "' is not the src of the s line before it ('" + text(lastSrc, 0, lastSrcLength) + "')");
         }
     }
 
-    private void rememberSrc(MemorySegment s, long from, long to) {
-        int length = (int) (to - from);
-        if (length > lastSrc.length) {
-            lastSrc = new byte[Math.max(length, lastSrc.length * 2)];
+    private void rememberSrc(byte[] b, int from, int to) {
+        int n = to - from;
+        if (n > lastSrc.length) {
+            lastSrc = new byte[Math.max(n, lastSrc.length * 2)];
         }
-        MemorySegment.copy(s, BYTE, from, lastSrc, 0, length);
-        lastSrcLength = length;
+        System.arraycopy(b, from, lastSrc, 0, n);
+        lastSrcLength = n;
     }
 
-    private static long skipBlanks(MemorySegment s, long i, long end) {
-        while (i < end && blank(s.get(BYTE, i))) {
+    private static int skipBlanks(byte[] b, int i, int end) {
+        while (i < end && blank(b[i])) {
             i++;
         }
         return i;
     }
 
     /** The next field: {@code [tokenFrom, p)}; false when the line has no more. */
-    private boolean token(MemorySegment s, long end) {
-        long i = skipBlanks(s, p, end);
+    private boolean token(byte[] b, int end) {
+        int i = skipBlanks(b, p, end);
         if (i == end) {
             p = i;
             return false;
         }
         tokenFrom = i;
-        while (i < end && !blank(s.get(BYTE, i))) {
+        while (i < end && !blank(b[i])) {
             i++;
         }
         p = i;
         return true;
     }
 
-    private long number(MemorySegment s, long base, long end, String type, String field) throws MafFormatException {
-        if (!token(s, end)) {
-            throw error(base + end, type + " line: no " + field);
+    private long number(byte[] b, int end, String type, String field) throws MafFormatException {
+        if (!token(b, end)) {
+            throw error(end, type + " line: no " + field);
         }
         long v = 0;
-        for (long i = tokenFrom; i < p; i++) {
-            int d = s.get(BYTE, i) - '0';
-            if (d < 0 || d > 9) {
-                throw error(base + tokenFrom, type + " line: " + field + " '" + text(s, tokenFrom, p)
-                        + "' is not a number");
-            }
-            if (v > (Long.MAX_VALUE - d) / 10) {
-                throw error(base + tokenFrom, type + " line: " + field + " '" + text(s, tokenFrom, p)
-                        + "' is too large");
+        for (int i = tokenFrom; i < p; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9 || v > (Long.MAX_VALUE - d) / 10) {
+                throw badNumber(b, type, field, d >= 0 && d <= 9);
             }
             v = v * 10 + d;
         }
         return v;
     }
 
-    private char strand(MemorySegment s, long base, long end, String type) throws MafFormatException {
-        if (!token(s, end)) {
-            throw error(base + end, type + " line: no strand");
-        }
-        byte b = s.get(BYTE, tokenFrom);
-        if (p - tokenFrom != 1 || (b != '+' && b != '-')) {
-            throw error(base + tokenFrom, type + " line: strand '" + text(s, tokenFrom, p) + "' is not + or -");
-        }
-        return (char) b;
+    /** Out of line, so that {@link #number} stays small enough to inline into every caller. */
+    private MafFormatException badNumber(byte[] b, String type, String field, boolean tooLarge) {
+        return error(tokenFrom, type + " line: " + field + " '" + text(b, tokenFrom, p) + "' "
+                + (tooLarge ? "is too large" : "is not a number"));
     }
 
-    private char status(MemorySegment s, long base, long end, String type, String field, String allowed)
-            throws MafFormatException {
-        if (!token(s, end)) {
-            throw error(base + end, type + " line: no " + field);
+    private char strand(byte[] b, int end, String type) throws MafFormatException {
+        if (!token(b, end)) {
+            throw error(end, type + " line: no strand");
         }
-        byte b = s.get(BYTE, tokenFrom);
-        if (p - tokenFrom != 1 || allowed.indexOf(b) < 0) {
-            throw error(base + tokenFrom, type + " line: " + field + " '" + text(s, tokenFrom, p)
-                    + "' is not one of " + allowed);
+        byte x = b[tokenFrom];
+        if (p - tokenFrom != 1 || (x != '+' && x != '-')) {
+            throw error(tokenFrom, type + " line: strand '" + text(b, tokenFrom, p) + "' is not + or -");
         }
-        return (char) b;
+        return (char) x;
     }
 
-    private void noMore(MemorySegment s, long base, long end, char type) throws MafFormatException {
-        if (token(s, end)) {
-            throw error(base + tokenFrom, type + " line: unexpected field '" + text(s, tokenFrom, p) + "'");
+    private char status(byte[] b, int end, String type, String field, String allowed) throws MafFormatException {
+        if (!token(b, end)) {
+            throw error(end, type + " line: no " + field);
+        }
+        byte x = b[tokenFrom];
+        if (p - tokenFrom != 1 || allowed.indexOf(x) < 0) {
+            throw error(tokenFrom, type + " line: " + field + " '" + text(b, tokenFrom, p) + "' is not one of "
+                    + allowed);
+        }
+        return (char) x;
+    }
+
+    private void noMore(byte[] b, int end, char type) throws MafFormatException {
+        if (token(b, end)) {
+            throw error(tokenFrom, type + " line: unexpected field '" + text(b, tokenFrom, p) + "'");
         }
     }
 
@@ -562,14 +551,14 @@ public final class MafParser {
     }
 
     /**
-     * The number of '-' in {@code s[from, to)}, or {@code -1 - i} where byte {@code i} is a blank or a control
+     * The number of '-' in {@code b[from, to)}, or {@code -1 - i} where byte {@code i} is a blank or a control
      * byte (a text has none).
      */
-    static long dashes(MemorySegment s, long from, long to) {
+    static long dashes(byte[] b, int from, int to) {
         long count = 0;
-        long i = from;
+        int i = from;
         for (; i + 8 <= to; i += 8) {
-            long w = s.get(WORD, i);
+            long w = (long) LONGS.get(b, i);
             long below = ~(((w & LOWS) + ABOVE_BLANK) | w) & HIGHS;
             if (below != 0) {
                 return -1 - (i + (Long.numberOfTrailingZeros(below) >>> 3));
@@ -578,11 +567,11 @@ public final class MafParser {
             count += Long.bitCount(~(((x & LOWS) + LOWS) | x | LOWS));
         }
         for (; i < to; i++) {
-            int b = s.get(BYTE, i) & 0xff;
-            if (b <= ' ') {
+            int x = b[i] & 0xff;
+            if (x <= ' ') {
                 return -1 - i;
             }
-            if (b == '-') {
+            if (x == '-') {
                 count++;
             }
         }
@@ -591,6 +580,12 @@ public final class MafParser {
 
     // ---------------------------------------------------------------- messages
 
+    /** A problem at byte {@code at} of the current line. */
+    private MafFormatException error(int at, String problem) {
+        return new MafFormatException(source, lineNumber, lineOffset + at, problem);
+    }
+
+    /** A problem at input offset {@code at}, outside any one line. */
     private MafFormatException error(long at, String problem) {
         return new MafFormatException(source, lineNumber, at, problem);
     }
@@ -600,7 +595,7 @@ public final class MafParser {
         return v > ' ' && v < 0x7f ? "'" + (char) v + "'" : String.format("byte 0x%02x", v);
     }
 
-    private static String text(MemorySegment s, long from, long to) {
-        return new String(s.asSlice(from, to - from).toArray(BYTE), StandardCharsets.ISO_8859_1);
+    private static String text(byte[] b, int from, int to) {
+        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
     }
 }

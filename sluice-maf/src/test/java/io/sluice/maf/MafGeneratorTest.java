@@ -36,9 +36,9 @@ class MafGeneratorTest {
     @Test
     void itIsValidMafOfTheSizeAskedWithEveryKindOfLine() throws IOException {
         Path file = dir.resolve("gen.maf");
-        long blocks = MafGenerator.write(file, 4 << 20, 42);
+        long blocks = MafGenerator.write(file, 2 << 20, 42);
         byte[] bytes = Files.readAllBytes(file);
-        assertTrue(bytes.length >= 4 << 20 && bytes.length < (4 << 20) + 100_000, "size " + bytes.length);
+        assertTrue(bytes.length >= 2 << 20 && bytes.length < (2 << 20) + 100_000, "size " + bytes.length);
         String text = new String(bytes, StandardCharsets.ISO_8859_1);
         assertTrue(text.startsWith("##maf version=1 "));
         assertTrue(text.endsWith("\n\n"), "ends with a whole block");

@@ -271,7 +271,7 @@ class MafParserTest {
                 }
             }
             assertEquals(newline, MafParser.indexOfNewline(s, from, b.length));
-            assertEquals(bad >= 0 ? -1 - bad : dashes, MafParser.dashes(s, from, b.length));
+            assertEquals(bad >= 0 ? -1 - bad : dashes, MafParser.dashes(b, from, b.length));
         }
     }
 
