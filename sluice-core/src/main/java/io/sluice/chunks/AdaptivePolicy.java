@@ -12,21 +12,26 @@ import java.util.function.LongSupplier;
  *
  * <p>How it moves:
  * <ul>
- *   <li><b>First guess</b> from the machine ({@link DeviceHints#firstGuess}), or the size given.</li>
+ *   <li><b>First guess</b> from the machine ({@link DeviceHints#firstGuess}), or the size given. The first window
+ *       is read at it and only measured, so the start of a run (a cold file's first reads, a new buffer's first page
+ *       faults) weighs on no comparison.</li>
  *   <li><b>Windows.</b> Chunks are grouped into windows of at least {@value #WINDOW_CHUNKS} chunks and the window
  *       time (8 ms by default); a window's rate is the bytes the caller consumed over the time it took, the caller's
  *       own work included.</li>
  *   <li><b>Trials in powers of two.</b> To try a neighbour size it alternates windows of the candidate and of the
- *       current size, so a drift in the machine's speed hits both alike, and compares each pair. A move is accepted
- *       when the median gain over the pairs beats the noise (1.5 times the median window-to-window change seen at the
- *       current size, at least 2%) and enough pairs agree: growing needs {@value #NEED_UP} winning pairs, shrinking
- *       {@value #NEED_DOWN} (grow fast, shrink slowly). A candidate clearly worse is dropped after one or two pairs;
- *       one that is not clearly better after two extra pairs is dropped too, so noise never moves it.</li>
+ *       current size, so a drift in the machine's speed hits both alike, and compares each pair. The noise is the
+ *       median window-to-window change at the current size (or of the candidate's windows, if larger); the margin a
+ *       candidate must beat is twice that, at least 2% and at most 25%. Growing is accepted when {@value #NEED_UP}
+ *       pairs beat the margin and so does the lower median of all pairs; shrinking needs {@value #NEED_DOWN} (grow
+ *       fast, shrink slowly). Lower and upper medians keep one wild pair (a pause in one window) from deciding. A
+ *       candidate clearly worse is dropped after one or two pairs, one not clearly better after
+ *       {@value #EXTRA_PAIRS} more than needed.</li>
  *   <li><b>Exploring.</b> It tries larger first and keeps going that way while it wins; if the first step up loses it
  *       tries smaller instead. Then, when the reader can read ahead, it tries read-ahead on against off the same
  *       way ({@value #NEED_AHEAD} pairs), and settles.</li>
- *   <li><b>Settled.</b> It keeps measuring. A change of rate of more than 15% (or four times the noise) between the
- *       last three windows and the ones before means the workload or the cache changed: it explores again at once.
+ *   <li><b>Settled.</b> It keeps measuring. When each of the last three windows differs from the median of the ones
+ *       before by more than 15% (or four times the noise), the same way, the workload or the cache changed: it
+ *       explores again at once.
  *       Otherwise it probes every {@value #FIRST_PROBE} windows, twice as long after each probe that found nothing
  *       (up to {@value #LAST_PROBE}), and from {@value #FIRST_PROBE} again after one that moved.</li>
  *   <li><b>Transitions.</b> The first chunk after a change is not measured when it had to allocate a larger buffer
@@ -167,22 +172,12 @@ public final class AdaptivePolicy implements ChunkPolicy {
     public int start(boolean readAheadAvailable) {
         this.aheadAvailable = readAheadAvailable;
         windows.restart();
-        if (!started) {
-            started = true;
-            String note = explore();
-            if (!note.isEmpty()) {
-                // No window has closed yet: the opening decision is reported with the first one.
-                pendingNote = note;
-            }
-        }
+        started = true;
         // A new reader allocates its buffer with its first chunk.
         biggestShift = activeShift();
         skip = true;
         return activeSize();
     }
-
-    /** A decision taken before any window closed, prefixed to the first window's note. */
-    private String pendingNote = "";
 
     @Override
     public int next(long bytes) {
@@ -197,11 +192,7 @@ public final class AdaptivePolicy implements ChunkPolicy {
         int size = activeSize();
         boolean ra = activeAhead();
         double rate = windows.rate();
-        String note = onWindow(rate);
-        if (!pendingNote.isEmpty()) {
-            note = note.isEmpty() ? pendingNote : pendingNote + "; " + note;
-            pendingNote = "";
-        }
+        String note = windows.count() == 0 ? opening(rate) : onWindow(rate);
         windows.close(size, ra, note);
         int nextShift = activeShift();
         boolean nextAhead = activeAhead();
@@ -267,6 +258,16 @@ public final class AdaptivePolicy implements ChunkPolicy {
 
     private int activeSize() {
         return 1 << activeShift();
+    }
+
+    /**
+     * The first window, at the first guess, only measures: it gives the noise estimate its first level, and keeps the
+     * start of a run (the first device reads of a cold file, the first page faults of a new buffer) out of every
+     * comparison.
+     */
+    private String opening(double rate) {
+        noteAccepted(rate);
+        return "first window; " + explore();
     }
 
     /** A window closed at {@code rate}: moves the search on and says what it decided. */

@@ -166,19 +166,25 @@ class AdaptivePolicyTest {
 
     @Test
     void aSlopeShallowerThanTheNoiseStillGivesNearlyTheBestRate() {
-        // 3% per power of two against 10% of jitter per window: it may take a wrong step, but the rate it gets stays
-        // within 5% of the best.
+        // 3% per power of two against 5% and then 10% of jitter per window: a wrong step now and then, but the rate
+        // it gets stays near the best: within 5% at 5%; at 10%, within 5% on average and 10% at worst.
         Curve curve = peak(256 * KIB, 0.03, 600);
-        for (long seed = 0; seed < 10; seed++) {
-            Sim sim = new Sim(256 * KIB, 0.3, seed, false).runFor(curve, seconds(30));
-            double bytes = 0;
-            double nanos = 0;
-            for (var e : sim.bytesAt.entrySet()) {
-                bytes += e.getValue();
-                nanos += e.getValue() / curve.rate(e.getKey(), false, 0);
+        for (double noise : new double[] {0.15, 0.3}) {
+            double sum = 0;
+            for (long seed = 0; seed < 10; seed++) {
+                Sim sim = new Sim(256 * KIB, noise, seed, false).runFor(curve, seconds(30));
+                double bytes = 0;
+                double nanos = 0;
+                for (var e : sim.bytesAt.entrySet()) {
+                    bytes += e.getValue();
+                    nanos += e.getValue() / curve.rate(e.getKey(), false, 0);
+                }
+                double efficiency = bytes / nanos / 600e6;
+                sum += efficiency;
+                assertTrue(efficiency >= (noise < 0.2 ? 0.95 : 0.9), "noise " + noise + ", seed " + seed + ": "
+                        + efficiency + " " + sim.bytesAt);
             }
-            double efficiency = bytes / nanos / 600e6;
-            assertTrue(efficiency >= 0.95, "seed " + seed + ": " + efficiency + " " + sim.bytesAt);
+            assertTrue(sum / 10 >= 0.95, "noise " + noise + ": mean " + sum / 10);
         }
     }
 
@@ -284,7 +290,8 @@ class AdaptivePolicyTest {
     void theTraceSaysWhatItTriedAndWhy() {
         Sim sim = new Sim(128 * KIB, 0.0, 100, false).runFor(peak(512 * KIB, 0.1, 500), seconds(3));
         List<ChunkTrace> t = sim.policy.trace();
-        assertTrue(t.get(0).note().startsWith("trial up 256 KiB"), t.get(0)::toString);
+        assertTrue(t.get(0).note().startsWith("first window; trial up 256 KiB"), t.get(0)::toString);
+        assertEquals(128 * KIB, t.get(0).size(), "the first window is read at the first guess");
         String all = trace(sim);
         assertTrue(all.contains("accept 256 KiB (+"), all);
         assertTrue(all.contains("accept 512 KiB"), all);
