@@ -157,21 +157,33 @@ class ChunkedReaderTest {
 
     @ParameterizedTest
     @MethodSource("engines")
-    void aFileThatGrowsWhileReadIsReadToItsNewEnd(Engine engine) throws IOException {
+    void aFileThatGrowsWhileReadIsReadToItsNewEndInFullChunks(Engine engine) throws IOException {
         Path p = file("data", 1 << 20, 5);
         byte[] more = new byte[300_001];
         new SplittableRandom(6).nextBytes(more);
-        try (ChunkedReader r = ChunkedReader.open(p, engine, FixedPolicy.of(256 << 10));
+        int size = 300_000;
+        try (ChunkedReader r = ChunkedReader.open(p, engine, FixedPolicy.of(size));
              FileChannel writer = FileChannel.open(p, StandardOpenOption.WRITE)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            out.writeBytes(r.next().toArray(ValueLayout.JAVA_BYTE));
-            out.writeBytes(r.next().toArray(ValueLayout.JAVA_BYTE));
+            List<Long> sizes = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                MemorySegment c = r.next();
+                sizes.add(c.byteSize());
+                out.writeBytes(c.toArray(ValueLayout.JAVA_BYTE));
+            }
             writer.write(ByteBuffer.wrap(more), 1 << 20);
-            // MMAP maps the old size: its next read past it is short, and the one after maps the new size.
-            out.writeBytes(drain(r));
+            // The chunk at 900,000 crosses the old end (1 MiB). MMAP still maps the old size, so its first read there
+            // is short; the reader reads on (the engine then maps the new size), and the chunk comes out full.
+            for (MemorySegment c; (c = r.next()) != null; ) {
+                sizes.add(c.byteSize());
+                out.writeBytes(c.toArray(ValueLayout.JAVA_BYTE));
+            }
             byte[] now = Files.readAllBytes(p);
             assertEquals((1 << 20) + more.length, now.length);
             assertArrayEquals(now, out.toByteArray(), engine.toString());
+            for (int i = 0; i < sizes.size() - 1; i++) {
+                assertEquals(size, sizes.get(i), engine + ": chunk " + i + " of " + sizes);
+            }
         }
     }
 
@@ -206,34 +218,44 @@ class ChunkedReaderTest {
     @MethodSource("engines")
     void closingFromAnotherThreadEndsTheReadInProgress(Engine engine) throws Exception {
         Path p = file("data", 32 << 20, 8);
-        for (boolean ahead : new boolean[] {false, true}) {
-            ChunkedReader r = ChunkedReader.open(p, engine, FixedPolicy.of(64 << 10, ahead));
-            CountDownLatch reading = new CountDownLatch(3);
-            AtomicReference<Throwable> outcome = new AtomicReference<>();
-            Thread reader = Thread.ofPlatform().start(() -> {
-                try {
-                    // A slow consumer (512 chunks, a millisecond each), so close() comes long before the end.
-                    while (true) {
-                        MemorySegment c = r.next();
-                        reading.countDown();
-                        if (c == null) {
-                            throw new AssertionError("the end came before close()");
+        for (boolean owned : new boolean[] {true, false}) {
+            for (boolean ahead : new boolean[] {false, true}) {
+                PositionalFile f = owned ? null : PositionalFile.open(p, engine);
+                ChunkedReader r = owned ? ChunkedReader.open(p, engine, FixedPolicy.of(64 << 10, ahead))
+                        : ChunkedReader.of(f, FixedPolicy.of(64 << 10, ahead));
+                CountDownLatch reading = new CountDownLatch(3);
+                AtomicReference<Throwable> outcome = new AtomicReference<>();
+                Thread reader = Thread.ofPlatform().start(() -> {
+                    try {
+                        // A slow consumer (512 chunks, a millisecond each), so close() comes long before the end.
+                        while (true) {
+                            MemorySegment c = r.next();
+                            reading.countDown();
+                            if (c == null) {
+                                throw new AssertionError("the end came before close()");
+                            }
+                            Thread.sleep(1);
                         }
-                        Thread.sleep(1);
+                    } catch (Throwable t) {
+                        outcome.set(t);
                     }
-                } catch (Throwable t) {
-                    outcome.set(t);
+                });
+                reading.await();
+                r.close();
+                reader.join(10_000);
+                assertFalse(reader.isAlive());
+                Throwable t = outcome.get();
+                String where = engine + (owned ? " owned" : " not owned") + (ahead ? " ahead" : "") + ": " + t;
+                assertTrue(t instanceof ClosedChannelException, where);
+                assertThrows(ClosedChannelException.class, r::next);
+                if (owned) {
+                    assertFalse(r.file().isOpen(), "the reader opened the file, so it closed it");
+                } else {
+                    assertTrue(f.isOpen(), "the caller's file stays open");
+                    f.close();
                 }
-            });
-            reading.await();
-            r.close();
-            reader.join(10_000);
-            assertFalse(reader.isAlive());
-            Throwable t = outcome.get();
-            assertTrue(t instanceof ClosedChannelException, () -> engine + " ahead " + ahead + ": " + t);
-            assertThrows(ClosedChannelException.class, r::next);
-            assertFalse(r.file().isOpen(), "the reader opened the file, so it closed it");
-            r.close();
+                r.close();
+            }
         }
     }
 

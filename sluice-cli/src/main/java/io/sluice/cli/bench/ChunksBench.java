@@ -60,10 +60,13 @@ public final class ChunksBench {
     public static final String PARSE = "maf-parse";
     /** The same reads with no consumer at all. */
     public static final String RAW = "raw-read";
+    /** The file's pages in the page cache, checked before and after. */
     public static final String WARM = "warm";
+    /** The file's pages dropped before each run. */
     public static final String COLD = "cold";
-    /** The seed's figures: 19 MB/s at 8 MB chunks, 30 at 128 KiB (JRuby); 18 and 24 under MRI. */
+    /** The seed's ratio of 128 KiB to 8 MB chunks under JRuby: 30 MB/s against 19. */
     public static final double SEED_RATIO = 30.0 / 19.0;
+    /** The same under MRI: 24 MB/s against 18. */
     public static final double SEED_RATIO_MRI = 24.0 / 18.0;
     /** The default fixed sizes: 16 KiB to 8 MiB in powers of two. */
     public static final List<Integer> DEFAULT_SIZES = List.of(16 << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10,
