@@ -247,4 +247,34 @@ public final class Native {
                 LINKER.defaultLookup().find("munmap").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), CCS);
     }
+
+    // ---------------------------------------------------------------- page-cache advice, for io.sluice.chunks
+
+    /** {@code posix_fadvise} advice values, from {@code include/uapi/linux/fadvise.h} (x86-64 and arm64 alike). */
+    public static final int POSIX_FADV_NORMAL = 0;
+    public static final int POSIX_FADV_SEQUENTIAL = 2;
+    public static final int POSIX_FADV_WILLNEED = 3;
+    public static final int POSIX_FADV_DONTNEED = 4;
+
+    /**
+     * {@code posix_fadvise(fd, offset, length, advice)}: a hint about the page cache of the file behind {@code fd}
+     * ({@code length} 0 means to its end).
+     *
+     * @return 0, or the error number (the call returns it rather than setting errno)
+     */
+    public static int posixFadvise(int fd, long offset, long length, int advice) {
+        try {
+            return (int) Fadvise.POSIX_FADVISE.invokeExact(fd, offset, length, advice);
+        } catch (Throwable t) {
+            throw new IllegalStateException("posix_fadvise could not be called", t);
+        }
+    }
+
+    /** Linked on first use, apart from {@link Libc}: a caller that never gives advice never links it. */
+    private static final class Fadvise {
+        static final MethodHandle POSIX_FADVISE = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().find("posix_fadvise").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    }
 }
