@@ -56,13 +56,11 @@ final class JRubyProcess {
         command.add("--dev");
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        // An inherited JRUBY_OPTS or GEM_* of the developer's own must not change what is tested.
-        pb.environment().remove("JRUBY_OPTS");
-        if (!env.containsKey("GEM_HOME")) {
-            pb.environment().remove("GEM_HOME");
-            pb.environment().remove("GEM_PATH");
+        // The developer's own JRUBY_OPTS or GEM_* must not change what is tested.
+        for (String inherited : List.of("JRUBY_OPTS", "GEM_HOME", "GEM_PATH", "RUBYOPT", "RUBYLIB")) {
+            pb.environment().remove(inherited);
         }
+        pb.environment().putAll(env);
         System.out.println("$ " + String.join(" ", command));
         Process p = pb.start();
         StringBuilder out = new StringBuilder();
