@@ -241,7 +241,7 @@ public final class JRubyBench {
         // differences between them.
         List<String> c = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xss2m",
                 "-Djruby.compile.mode=FORCE", "-cp", classPath, "org.jruby.Main",
-                "-e", "load '" + SCRIPT + "'; SluiceBench.main(ARGV)",
+                "-e", "load '" + SCRIPT + "'; SluiceBench.main(ARGV)", "--",
                 "--size", Long.toString(o.size()), "--chunk-sizes",
                 String.join(",", o.chunkSizes().stream().map(String::valueOf).toList()),
                 "--rounds", Integer.toString(o.rounds()), "--dir", o.dir().toAbsolutePath().toString(),
