@@ -1,0 +1,101 @@
+package io.sluice.cli;
+
+import io.sluice.cli.bench.ByteSize;
+import io.sluice.jruby.bench.JRubyBench;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sluice bench jruby}: seed 000's JRuby table. The work is in {@link JRubyBench} (module sluice-jruby), which
+ * runs JRuby from the jruby-complete jar the build copied, so no JRuby installation is needed.
+ */
+@Command(name = "jruby", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "From JRuby: write a file front to back in 1k, 4k and 16k String chunks with each strategy of the JRuby "
+                    + "mmap experiments (Ruby File, PureMmapFile over NIO with String#to_java_bytes, a Java method "
+                    + "taking the String by automatic conversion, unboxed safe and unsafe as plain Java and as a JRuby "
+                    + "extension) and with Sluice::MappedWriter, to a new file and over a cached one; then read a "
+                    + "cached file sequentially and at random with Ruby's File#read and IO#pread and with "
+                    + "Sluice::File#pread. A rehearsal round, then the measured rounds.",
+            "JRuby runs from the jruby-complete jar in a JVM of its own, with native access, after untimed warm-up runs "
+                    + "of every row. The table goes to standard output, progress to standard error. Several minutes "
+                    + "with the defaults (about 300 GB pass through the page cache)."})
+final class BenchJRubyCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--size", defaultValue = "1g", paramLabel = "BYTES",
+            description = "Bytes written, and read, per run (default: ${DEFAULT-VALUE}; the seed wrote 2g).")
+    String size;
+
+    @Option(names = "--chunk-sizes", split = ",", defaultValue = "1k,4k,16k", paramLabel = "BYTES",
+            description = "Bytes per String (default: ${DEFAULT-VALUE}).")
+    List<String> chunkSizes;
+
+    @Option(names = "--rounds", defaultValue = "3", paramLabel = "N",
+            description = "Measured rounds after the rehearsal (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--dir", paramLabel = "DIR",
+            description = "Where to write (default: the system temp directory).")
+    Path dir;
+
+    @Option(names = "--no-writes", description = "Skip the write table.")
+    boolean noWrites;
+
+    @Option(names = "--no-reads", description = "Skip the read table.")
+    boolean noReads;
+
+    @Option(names = "--only", split = ",", paramLabel = "NAME",
+            description = "Measure only these rows, by their JSON names: ruby-File, PureMmapFile, MmapFile-autoboxing, "
+                    + "MmapFile-unboxed-safe, MmapFile-unboxed-unsafe, MmapFileExt-unboxed-safe, "
+                    + "MmapFileExt-unboxed-unsafe, Sluice::MappedWriter, ruby-File#read, ruby-IO#pread, "
+                    + "Sluice::File#pread, Sluice::File#pread-mmap (default: all).")
+    List<String> only;
+
+    @Option(names = "--jruby-jar", paramLabel = "JAR",
+            description = "The jruby-complete jar to run (default: the one the build copied to sluice-cli/target/jruby).")
+    Path jrubyJar;
+
+    @Option(names = "--json", paramLabel = "FILE",
+            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
+    Path json;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        List<Integer> chunks = new ArrayList<>();
+        for (String c : chunkSizes) {
+            chunks.add(BenchCommand.blockSize(c, "--chunk-sizes"));
+        }
+        Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
+        JRubyBench.Options o = new JRubyBench.Options(ByteSize.parse(size), d, chunks, rounds, !noWrites, !noReads,
+                only != null ? only : List.of(), jrubyJar);
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        BenchCommand.describeMachine(err);
+        JRubyBench.Result result = JRubyBench.run(o, err);
+        boolean jsonToStdout = json != null && json.toString().equals("-");
+        if (jsonToStdout) {
+            JRubyBench.json(result, out);
+        } else {
+            JRubyBench.table(result, out);
+        }
+        if (json != null && !jsonToStdout) {
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
+                JRubyBench.json(result, w);
+            }
+            err.println("wrote " + json);
+        }
+        return Main.OK;
+    }
+}

@@ -1,0 +1,37 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+/** {@code sluice bench jruby} is registered and checks its options before starting JRuby. */
+class BenchJRubyCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    @Test
+    void isASectionOfBench() {
+        assertEquals(Main.OK, run("bench", "jruby", "--help"), err::toString);
+        assertTrue(out.toString().contains("Sluice::MappedWriter"), out::toString);
+        assertTrue(out.toString().contains("--chunk-sizes"), out::toString);
+    }
+
+    @Test
+    void unknownRowsAreBadInput() {
+        assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--size", "1m", "--only", "turbo"));
+        assertTrue(err.toString().contains("unknown contender 'turbo'"), err::toString);
+    }
+
+    @Test
+    void chunksLargerThanTheSizeAreBadInput() {
+        assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--size", "1k", "--chunk-sizes", "4k"));
+        assertTrue(err.toString().contains("chunk sizes must be 1 byte to --size"), err::toString);
+    }
+}

@@ -1,0 +1,177 @@
+package io.sluice.jruby;
+
+import static org.jruby.api.Convert.asBoolean;
+import static org.jruby.api.Convert.asFixnum;
+import static org.jruby.api.Convert.toLong;
+
+import io.sluice.MappedWriter;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.jruby.Ruby;
+import org.jruby.RubyClass;
+import org.jruby.RubyObject;
+import org.jruby.RubyString;
+import org.jruby.RubySymbol;
+import org.jruby.anno.JRubyClass;
+import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.Visibility;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.jruby.util.ByteList;
+
+/**
+ * {@code Sluice::MappedWriter}: a {@link MappedWriter} for Ruby. {@code write} and {@code <<} copy a String's bytes
+ * (from its {@code begin}, exactly its {@code realSize}) from its own array into the mapped window: no Java array is
+ * made, no system call is made until the window is full, and files grow past 2 GiB a window at a time.
+ *
+ * <p>One thread at a time, as {@link MappedWriter}. {@code open} with a block and the keyword arguments are in
+ * {@code lib/sluice/mapped_writer.rb}.
+ */
+// JRuby objects are Serializable by inheritance; these hold open files and are never serialized.
+@SuppressWarnings("serial")
+@JRubyClass(name = "Sluice::MappedWriter")
+public final class RubyMappedWriter extends RubyObject {
+    private MappedWriter writer;
+
+    /** Allocated by JRuby; {@code initialize} opens the file. */
+    public RubyMappedWriter(Ruby runtime, RubyClass type) {
+        super(runtime, type);
+    }
+
+    /**
+     * {@code sluice_open(path, position, window_size)} (private; called by {@code initialize}). {@code position}
+     * nil: the file is created or truncated and written from 0; {@code :end}: written from its end; an Integer:
+     * written from there, the bytes before it kept. In every case {@code close} cuts the file where writing ended.
+     */
+    @JRubyMethod(name = "sluice_open", visibility = Visibility.PRIVATE)
+    public IRubyObject sluiceOpen(ThreadContext context, IRubyObject path, IRubyObject position,
+            IRubyObject windowSize) {
+        if (writer != null) {
+            throw context.runtime.newRuntimeError("Sluice::MappedWriter already open: " + writer.path());
+        }
+        Path p = Path.of(path.convertToString().decodeString());
+        long window = toLong(context, windowSize);
+        try {
+            if (position.isNil()) {
+                writer = MappedWriter.open(p, -1, window);
+            } else if (position instanceof RubySymbol s && s.idString().equals("end")) {
+                writer = MappedWriter.open(p, -1, window, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            } else {
+                long at = toLong(context, position);
+                if (at < 0) {
+                    throw context.runtime.newArgumentError("negative position: " + at);
+                }
+                writer = MappedWriter.open(p, at, window, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            }
+        } catch (Exception e) {
+            throw Errors.toRuby(context, e, "open(" + p + ")");
+        }
+        return context.nil;
+    }
+
+    private MappedWriter writer(ThreadContext context) {
+        MappedWriter w = writer;
+        if (w == null) {
+            throw context.runtime.newIOError("uninitialized Sluice::MappedWriter");
+        }
+        return w;
+    }
+
+    /**
+     * {@code write(string)}: appends the String's bytes (any encoding; frozen is fine; other objects as their
+     * {@code to_s}) and returns their number.
+     */
+    @JRubyMethod(name = "write")
+    public IRubyObject write(ThreadContext context, IRubyObject data) {
+        return asFixnum(context, append(context, data));
+    }
+
+    /** {@code write(*strings)}: appends each in order; returns the number of bytes in all. */
+    @JRubyMethod(name = "write", rest = true)
+    public IRubyObject write(ThreadContext context, IRubyObject[] data) {
+        long n = 0;
+        for (IRubyObject d : data) {
+            n += append(context, d);
+        }
+        return asFixnum(context, n);
+    }
+
+    /** {@code writer << string}: appends the String's bytes and returns the writer, for chains. */
+    @JRubyMethod(name = "<<")
+    public IRubyObject appendOp(ThreadContext context, IRubyObject data) {
+        append(context, data);
+        return this;
+    }
+
+    private int append(ThreadContext context, IRubyObject data) {
+        MappedWriter w = writer(context);
+        ByteList bytes = RubySluiceFile.bytesOf(data);
+        int len = bytes.realSize();
+        try {
+            w.write(bytes.unsafeBytes(), bytes.begin(), len);
+        } catch (Exception e) {
+            throw Errors.toRuby(context, e, "write(" + w.path() + ", pos=" + w.position() + ", len=" + len + ")");
+        }
+        return len;
+    }
+
+    /** {@code position}: where the next write lands (also {@code pos}). */
+    @JRubyMethod(name = {"position", "pos"})
+    public IRubyObject position(ThreadContext context) {
+        return asFixnum(context, writer(context).position());
+    }
+
+    /** {@code window_size}: the bytes mapped at once. */
+    @JRubyMethod(name = "window_size")
+    public IRubyObject windowSize(ThreadContext context) {
+        return asFixnum(context, writer(context).windowSize());
+    }
+
+    /** {@code fsync}: every byte written so far made durable (also {@code force}); 0. */
+    @JRubyMethod(name = {"fsync", "force"})
+    public IRubyObject fsync(ThreadContext context) {
+        MappedWriter w = writer(context);
+        try {
+            w.force();
+        } catch (Exception e) {
+            throw Errors.toRuby(context, e, "fsync(" + w.path() + ")");
+        }
+        return asFixnum(context, 0);
+    }
+
+    /** {@code close}: unmaps and cuts the file to {@code position}; closing twice does nothing; nil. */
+    @JRubyMethod(name = "close")
+    public IRubyObject close(ThreadContext context) {
+        MappedWriter w = writer;
+        if (w != null) {
+            try {
+                w.close();
+            } catch (Exception e) {
+                throw Errors.toRuby(context, e, "close(" + w.path() + ")");
+            }
+        }
+        return context.nil;
+    }
+
+    /** {@code closed?}: whether {@code close} was called (or the writer was never opened). */
+    @JRubyMethod(name = "closed?")
+    public IRubyObject closedP(ThreadContext context) {
+        MappedWriter w = writer;
+        return asBoolean(context, w == null || !w.isOpen());
+    }
+
+    /** {@code path}: the absolute path being written. */
+    @JRubyMethod(name = "path")
+    public IRubyObject path(ThreadContext context) {
+        return RubyString.newString(context.runtime, writer(context).path().toString());
+    }
+
+    /** {@code inspect}: {@code #<Sluice::MappedWriter /path at 1234>}, or {@code (closed)}. */
+    @JRubyMethod(name = "inspect")
+    public IRubyObject inspect(ThreadContext context) {
+        MappedWriter w = writer;
+        String s = w == null ? "#<Sluice::MappedWriter (not open)>"
+                : "#<Sluice::MappedWriter " + w.path() + (w.isOpen() ? " at " + w.position() : " (closed)") + ">";
+        return RubyString.newString(context.runtime, s);
+    }
+}

@@ -1,0 +1,54 @@
+package io.sluice.jruby;
+
+import org.jruby.Ruby;
+import org.jruby.RubyClass;
+import org.jruby.RubyModule;
+import org.jruby.api.Define;
+import org.jruby.runtime.ObjectAllocator;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.load.BasicLibraryService;
+
+/**
+ * The JRuby extension: defines the {@code Sluice} module and its classes in a runtime. {@code lib/sluice.rb} loads it
+ * with {@code JRuby::Util.load_ext("io.sluice.jruby.SluiceLibrary")} and adds the parts written in Ruby (block forms,
+ * keyword arguments, {@code each_chunk}).
+ *
+ * <ul>
+ *   <li>{@code Sluice::Error < IOError}: an {@code IOException} with no matching {@code Errno::} class (a closed file,
+ *       an engine that cannot run here); {@code Sluice::ZipError < Sluice::Error}: a damaged or refused archive.</li>
+ *   <li>{@code Sluice::File} ({@link RubySluiceFile}), {@code Sluice::MappedWriter} ({@link RubyMappedWriter}),
+ *       {@code Sluice::Zip} and {@code Sluice::Zip::Entry} ({@link RubyZip}, {@link RubyZipEntry}).</li>
+ *   <li>{@code Sluice.native_access?} and the engine list behind {@code Sluice.engines} ({@link SluiceModule}).</li>
+ * </ul>
+ */
+public final class SluiceLibrary implements BasicLibraryService {
+    /** Made by JRuby's extension loader. */
+    public SluiceLibrary() {
+    }
+
+    /** Defines the module and its classes in {@code runtime}; loading twice redefines nothing. */
+    @Override
+    public boolean basicLoad(Ruby runtime) {
+        ThreadContext context = runtime.getCurrentContext();
+        RubyModule sluice = Define.defineModule(context, "Sluice");
+        if (sluice.getConstantAt(context, "File", false) != null) {
+            return true;
+        }
+        RubyClass ioError = runtime.getIOError();
+        RubyClass error = sluice.defineClassUnder(context, "Error", ioError, ioError.getAllocator());
+        sluice.defineClassUnder(context, "ZipError", error, error.getAllocator());
+
+        RubyClass object = runtime.getObject();
+        sluice.defineClassUnder(context, "File", object, RubySluiceFile::new)
+                .defineMethods(context, RubySluiceFile.class);
+        sluice.defineClassUnder(context, "MappedWriter", object, RubyMappedWriter::new)
+                .defineMethods(context, RubyMappedWriter.class);
+        RubyClass zip = sluice.defineClassUnder(context, "Zip", object, RubyZip::new)
+                .defineMethods(context, RubyZip.class);
+        // Entries come from their archive only.
+        zip.defineClassUnder(context, "Entry", object, ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR)
+                .defineMethods(context, RubyZipEntry.class);
+        sluice.defineMethods(context, SluiceModule.class);
+        return true;
+    }
+}

@@ -1,0 +1,497 @@
+package io.sluice.jruby.bench;
+
+import io.sluice.PositionalFile;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code sluice bench jruby}: seed 000's table, JRuby writing a file in String chunks through each strategy the seed
+ * compared and through {@code Sluice::MappedWriter}, then Ruby's {@code File} reads against
+ * {@code Sluice::File#pread}.
+ *
+ * <p>The measuring is Ruby ({@code bench.rb} in this package, run by JRuby from the complete jar in a JVM of its own,
+ * so no JRuby installation is needed and JRuby runs with its own defaults); this class starts it, reads the samples
+ * it prints (one line per run) and makes the table and the JSON rows. It uses no JRuby class, so the command line can
+ * call it without JRuby on its class path.
+ */
+public final class JRubyBench {
+    /** The measuring script, a resource of this module's jar. */
+    static final String SCRIPT = "uri:classloader:/io/sluice/jruby/bench/bench.rb";
+
+    /** The write baseline, as in the seed's table. */
+    static final String WRITE_BASELINE = "ruby-File";
+    /** The read baseline. */
+    static final String READ_BASELINE = "ruby-File#read";
+
+    /** What the rows are called in the table, in the seed's words where the seed had the row. */
+    private static final Map<String, String> LABELS = new LinkedHashMap<>();
+
+    /**
+     * Seed 000's real times in seconds for 2 GB in 1k, 4k and 16k chunks (JRuby 1.7.15, Java 7, OS X on an SSD),
+     * from its full results; its ratios to its {@code File} row are printed beside ours.
+     */
+    private static final Map<String, double[]> SEED_REAL = new LinkedHashMap<>();
+
+    /** The write rows, by their JSON names; the other labels are reads. */
+    private static final List<String> WRITERS = List.of("ruby-File", "PureMmapFile", "MmapFile-autoboxing",
+            "MmapFile-unboxed-safe", "MmapFile-unboxed-unsafe", "MmapFileExt-unboxed-safe",
+            "MmapFileExt-unboxed-unsafe", "Sluice::MappedWriter");
+
+    static {
+        LABELS.put("ruby-File", "ruby File");
+        LABELS.put("PureMmapFile", "ruby PureMmapFile, String#to_java_bytes");
+        LABELS.put("MmapFile-autoboxing", "java MmapFile, autoboxing");
+        LABELS.put("MmapFile-unboxed-safe", "java MmapFile, unboxed, safe");
+        LABELS.put("MmapFile-unboxed-unsafe", "java MmapFile, unboxed, unsafe");
+        LABELS.put("MmapFileExt-unboxed-safe", "java MmapFileExt, unboxed, safe");
+        LABELS.put("MmapFileExt-unboxed-unsafe", "java MmapFileExt, unboxed, unsafe");
+        LABELS.put("Sluice::MappedWriter", "Sluice::MappedWriter");
+        LABELS.put("ruby-File#read", "ruby File#read (seek + read)");
+        LABELS.put("ruby-IO#pread", "ruby IO#pread");
+        LABELS.put("Sluice::File#pread", "Sluice::File#pread (channel)");
+        LABELS.put("Sluice::File#pread-mmap", "Sluice::File#pread (mmap)");
+
+        //                                          1k     4k     16k
+        SEED_REAL.put("ruby-File", new double[] {4.198, 3.440, 2.779});
+        SEED_REAL.put("PureMmapFile", new double[] {4.943, 2.732, 2.021});
+        SEED_REAL.put("MmapFile-autoboxing", new double[] {8.457, 8.313, 8.204});
+        SEED_REAL.put("MmapFile-unboxed-safe", new double[] {2.664, 2.122, 2.111});
+        SEED_REAL.put("MmapFile-unboxed-unsafe", new double[] {1.639, 1.223, 1.275});
+        SEED_REAL.put("MmapFileExt-unboxed-safe", new double[] {2.275, 2.013, 2.028});
+        SEED_REAL.put("MmapFileExt-unboxed-unsafe", new double[] {1.466, 1.258, 1.266});
+    }
+
+    private JRubyBench() {
+    }
+
+    /**
+     * What to run.
+     *
+     * @param size       bytes written (and read) per run
+     * @param dir        where the files go
+     * @param chunkSizes bytes per String written or read
+     * @param rounds     measured rounds, after one rehearsal
+     * @param writes     whether to run the write table
+     * @param reads      whether to run the read table
+     * @param contenders the rows to measure, by their JSON names, or empty for all of them
+     * @param jrubyJar   the jruby-complete jar to run, or null to find the one the build copied
+     */
+    public record Options(long size, Path dir, List<Integer> chunkSizes, int rounds, boolean writes, boolean reads,
+            List<String> contenders, Path jrubyJar) {
+        /** Checks the numbers. */
+        public Options {
+            if (size < 1 || rounds < 1) {
+                throw new IllegalArgumentException("--size and --rounds must be positive");
+            }
+            for (int c : chunkSizes) {
+                if (c < 1 || c > size) {
+                    throw new IllegalArgumentException("chunk sizes must be 1 byte to --size: " + c);
+                }
+            }
+            chunkSizes = List.copyOf(chunkSizes);
+            for (String c : contenders) {
+                if (!LABELS.containsKey(c)) {
+                    throw new IllegalArgumentException("unknown contender '" + c + "': expected some of "
+                            + String.join(", ", LABELS.keySet()));
+                }
+            }
+            contenders = List.copyOf(contenders);
+        }
+
+        List<String> writers() {
+            return contenders.stream().filter(WRITERS::contains).toList();
+        }
+
+        List<String> readers() {
+            return contenders.stream().filter(c -> !WRITERS.contains(c)).toList();
+        }
+    }
+
+    /**
+     * One run: seconds of wall-clock, user and system time (the whole JRuby process), and what it moved.
+     *
+     * @param real   wall-clock seconds
+     * @param user   user CPU seconds
+     * @param system system CPU seconds
+     * @param bytes  bytes written or read
+     * @param ops    write or read calls
+     */
+    public record Sample(double real, double user, double system, long bytes, long ops) {
+        /** MB/s (10^6 bytes). */
+        public double mbPerSec() {
+            return bytes / real / 1e6;
+        }
+    }
+
+    /**
+     * The measured runs of one contender in one cell; the rehearsal is not among them.
+     *
+     * @param workload  {@code seqwrite}, {@code seqread} or {@code randread}
+     * @param file      {@code new} or {@code cached}
+     * @param chunk     bytes per String
+     * @param contender the strategy, as in the JSON rows ({@code Sluice::MappedWriter}, {@code ruby-File}, ...)
+     * @param samples   one per measured round
+     */
+    public record Row(String workload, String file, int chunk, String contender, List<Sample> samples) {
+        double real() {
+            return median(samples.stream().mapToDouble(Sample::real).toArray());
+        }
+
+        double user() {
+            return median(samples.stream().mapToDouble(Sample::user).toArray());
+        }
+
+        double system() {
+            return median(samples.stream().mapToDouble(Sample::system).toArray());
+        }
+
+        double mbPerSec() {
+            return median(samples.stream().mapToDouble(Sample::mbPerSec).toArray());
+        }
+
+        double opsPerMs() {
+            return median(samples.stream().mapToDouble(s -> s.ops() / (s.real() * 1000)).toArray());
+        }
+
+        /** {@code (max - min) / median} of MB/s. */
+        double spread() {
+            double[] v = samples.stream().mapToDouble(Sample::mbPerSec).toArray();
+            double m = median(v);
+            return m == 0 ? 0 : (Arrays.stream(v).max().orElse(0) - Arrays.stream(v).min().orElse(0)) / m;
+        }
+
+        String cell() {
+            return workload + "/" + file + "/" + chunk;
+        }
+
+        String baseline() {
+            return workload.equals("seqwrite") ? WRITE_BASELINE : READ_BASELINE;
+        }
+    }
+
+    /**
+     * What a run measured.
+     *
+     * @param rows    one per contender and cell, in the order measured
+     * @param runtime which JRuby and Java ran them, and whether with native access
+     */
+    public record Result(List<Row> rows, String runtime) {
+    }
+
+    /** Runs the benchmark: the JRuby child's progress goes to {@code err}; returns its rows. */
+    public static Result run(Options o, PrintWriter err) throws IOException, InterruptedException {
+        List<String> command = command(o);
+        err.println("sluice bench jruby: " + String.join(" ", command));
+        err.flush();
+        Process p = new ProcessBuilder(command).start();
+        // The child's progress lines go to err as they come, so that they interleave with nothing else.
+        Thread progress = Thread.ofPlatform().daemon().name("sluice-bench-jruby-progress").start(() -> {
+            try (BufferedReader r = new BufferedReader(
+                    new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    err.println(line);
+                    err.flush();
+                }
+            } catch (IOException e) {
+                err.println("(progress lost: " + e + ")");
+            }
+        });
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                lines.add(line);
+            }
+        } finally {
+            if (p.isAlive()) {
+                p.destroy();
+            }
+        }
+        progress.join();
+        int exit = p.waitFor();
+        if (exit != 0) {
+            throw new IOException("the JRuby benchmark process failed with exit code " + exit + " (its messages are above)");
+        }
+        return parse(lines);
+    }
+
+    /** The child's command: JRuby's main class with Sluice's jars on the class path and native access granted. */
+    static List<String> command(Options o) throws IOException {
+        String java = ProcessHandle.current().info().command()
+                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String classPath = String.join(File.pathSeparator, jrubyJar(o.jrubyJar()).toString(),
+                codeSource(JRubyBench.class).toString(), codeSource(PositionalFile.class).toString());
+        // compile.mode=FORCE: JRuby compiles the script to JVM bytecode before running it, as its JIT would a hot
+        // method of a long-running program. Each measured loop runs once per round, far below JRuby's JIT threshold,
+        // and would otherwise stay in JRuby's interpreter, which adds the same cost to every row and hides the
+        // differences between them.
+        List<String> c = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xss2m",
+                "-Djruby.compile.mode=FORCE", "-cp", classPath, "org.jruby.Main",
+                "-e", "load '" + SCRIPT + "'; SluiceBench.main(ARGV)", "--",
+                "--size", Long.toString(o.size()), "--chunk-sizes",
+                String.join(",", o.chunkSizes().stream().map(String::valueOf).toList()),
+                "--rounds", Integer.toString(o.rounds()), "--dir", o.dir().toAbsolutePath().toString(),
+                "--writes", Boolean.toString(o.writes() && (o.contenders().isEmpty() || !o.writers().isEmpty())),
+                "--reads", Boolean.toString(o.reads() && (o.contenders().isEmpty() || !o.readers().isEmpty()))));
+        if (!o.writers().isEmpty()) {
+            c.addAll(List.of("--writers", String.join(",", o.writers())));
+        }
+        if (!o.readers().isEmpty()) {
+            c.addAll(List.of("--readers", String.join(",", o.readers())));
+        }
+        return c;
+    }
+
+    /**
+     * The jruby-complete jar: the one given, else the one the build copied beside this module's jar (into
+     * {@code sluice-cli/target/jruby/} for the command line), else the one on the class path.
+     */
+    static Path jrubyJar(Path given) throws IOException {
+        if (given != null) {
+            if (!Files.isRegularFile(given)) {
+                throw new IOException("no such jar: " + given);
+            }
+            return given;
+        }
+        String property = System.getProperty("sluice.jruby.jar");
+        if (property != null && Files.isRegularFile(Path.of(property))) {
+            return Path.of(property);
+        }
+        Path here = codeSource(JRubyBench.class).getParent();
+        for (Path dir : List.of(here.resolveSibling("jruby"), here.resolve("jruby"))) {
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> s = Files.list(dir)) {
+                    var jar = s.filter(p -> p.getFileName().toString().matches("jruby-complete.*\\.jar")).findFirst();
+                    if (jar.isPresent()) {
+                        return jar.get();
+                    }
+                }
+            }
+        }
+        try {
+            return codeSource(Class.forName("org.jruby.Main"));
+        } catch (ClassNotFoundException e) {
+            throw new IOException("no jruby-complete jar found beside " + here + " nor on the class path: build with "
+                    + "./mvnw -pl sluice-cli -am package, or name one with --jruby-jar");
+        }
+    }
+
+    private static Path codeSource(Class<?> c) throws IOException {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException | NullPointerException e) {
+            throw new IOException("cannot tell where " + c.getName() + " was loaded from", e);
+        }
+    }
+
+    /** The rows of the child's sample lines, measured rounds only, in the order first seen. */
+    static Result parse(List<String> lines) {
+        Map<String, List<Sample>> samples = new LinkedHashMap<>();
+        Map<String, String[]> keys = new LinkedHashMap<>();
+        String runtime = "";
+        for (String line : lines) {
+            String[] f = line.split("\t");
+            if (f[0].equals("info") && f.length == 3 && f[1].equals("jruby")) {
+                runtime = f[2];
+            } else if (f[0].equals("sample") && f.length == 11) {
+                String key = f[1] + "\t" + f[2] + "\t" + f[3] + "\t" + f[4];
+                keys.putIfAbsent(key, f);
+                List<Sample> list = samples.computeIfAbsent(key, k -> new ArrayList<>());
+                if (Integer.parseInt(f[5]) > 0) {
+                    list.add(new Sample(Double.parseDouble(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]),
+                            Long.parseLong(f[6]), Long.parseLong(f[7])));
+                }
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        for (var e : samples.entrySet()) {
+            String[] f = keys.get(e.getKey());
+            if (!e.getValue().isEmpty()) {
+                rows.add(new Row(f[1], f[2], Integer.parseInt(f[3]), f[4], List.copyOf(e.getValue())));
+            }
+        }
+        return new Result(rows, runtime);
+    }
+
+    // ---------------------------------------------------------------- the table
+
+    /** Seed 000's tables, one per cell, fastest first, with our ratios to Ruby's File and the seed's; then targets. */
+    public static void table(Result result, PrintWriter out) {
+        out.println("JRuby " + result.runtime());
+        for (List<Row> cell : cells(result.rows()).values()) {
+            Row first = cell.get(0);
+            Row base = find(cell, first.baseline());
+            boolean writes = first.workload().equals("seqwrite");
+            out.printf(Locale.ROOT, "%n%s, %s String chunks, %s file: %s per run; medians of %d rounds after a "
+                            + "rehearsal%n", first.workload(), chunkLabel(first.chunk()), first.file(),
+                    sizeLabel(first.samples().get(0).bytes()), first.samples().size());
+            out.printf(Locale.ROOT, "%-44s %10s %10s %10s %12s %9s %7s %8s%s%n", "", "user", "system", "total",
+                    "real", "MB/s", "spread", "x File", writes ? String.format(Locale.ROOT, " %12s", "seed x File") : "");
+            List<Row> sorted = new ArrayList<>(cell);
+            sorted.sort(Comparator.comparingDouble(Row::real));
+            int i = 0;
+            for (Row r : sorted) {
+                double seed = seedRatio(r);
+                out.printf(Locale.ROOT, "%-44s %10.6f %10.6f %10.6f (%10.6f) %9.1f %6.1f%% %8s%s%n",
+                        ++i + " " + LABELS.getOrDefault(r.contender(), r.contender()), r.user(), r.system(),
+                        r.user() + r.system(), r.real(), r.mbPerSec(), r.spread() * 100, fmt(ratio(r, base)),
+                        writes ? String.format(Locale.ROOT, " %12s", fmt(seed)) : "");
+            }
+        }
+        out.println();
+        out.println("user and system are the whole JRuby process's CPU seconds (Process.times, as Ruby's Benchmark), real");
+        out.println("the wall-clock; all medians over the rounds. spread is (max - min) / median of MB/s. x File is MB/s");
+        out.println("against Ruby's File in the same cell (File#read for reads); seed x File is the same ratio in seed 000's");
+        out.println("2 GB runs (JRuby 1.7, Java 7, OS X). Each round runs every row once, in rotating order.");
+        targets(result.rows(), out);
+        out.flush();
+    }
+
+    /** The targets, measured: each line gives the ratio per file kind and whether it is met. */
+    static void targets(List<Row> rows, PrintWriter out) {
+        Map<String, List<Row>> cells = cells(rows);
+        List<String> lines = new ArrayList<>();
+        for (List<Row> cell : cells.values()) {
+            Row first = cell.get(0);
+            Row sluice = find(cell, "Sluice::MappedWriter");
+            if (first.workload().equals("seqwrite") && sluice != null) {
+                String where = chunkLabel(first.chunk()) + ", " + first.file() + " file";
+                Row best = better(find(cell, "MmapFileExt-unboxed-unsafe"), find(cell, "MmapFile-unboxed-unsafe"));
+                target(lines, "Sluice::MappedWriter >= the seed's best (unboxed unsafe), " + where,
+                        ratio(sluice, best), 1.0);
+                target(lines, "Sluice::MappedWriter >= 5x the automatic conversion, " + where,
+                        ratio(sluice, find(cell, "MmapFile-autoboxing")), 5.0);
+                if (first.chunk() == 1024) {
+                    target(lines, "Sluice::MappedWriter >= 2.5x Ruby File, " + where,
+                            ratio(sluice, find(cell, WRITE_BASELINE)), 2.5);
+                }
+            }
+            Row pread = find(cell, "Sluice::File#pread");
+            if (first.workload().equals("randread") && first.chunk() == 4096 && pread != null) {
+                target(lines, "Sluice::File#pread >= 1.5x File#read, 4k random", ratio(pread, find(cell, READ_BASELINE)),
+                        1.5);
+            }
+        }
+        if (!lines.isEmpty()) {
+            out.println();
+            out.println("targets:");
+            lines.forEach(out::println);
+        }
+    }
+
+    private static void target(List<String> lines, String what, double ratio, double wanted) {
+        if (!Double.isNaN(ratio)) {
+            lines.add(String.format(Locale.ROOT, "  %-72s %6.2fx  %s", what, ratio,
+                    ratio >= wanted ? "met" : "NOT met"));
+        }
+    }
+
+    private static Row better(Row a, Row b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.mbPerSec() >= b.mbPerSec() ? a : b;
+    }
+
+    /** JSON rows with the fields of the other sections, plus {@code userSec}, {@code systemSec}, {@code realSec} and
+     * {@code seedRatioToBaseline}. */
+    public static void json(Result result, PrintWriter out) {
+        out.println("[");
+        List<Row> rows = result.rows();
+        int i = 0;
+        for (List<Row> cell : cells(rows).values()) {
+            for (Row r : cell) {
+                Row base = find(cell, r.baseline());
+                out.printf(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": %d, \"threads\": 1, "
+                                + "\"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, \"rounds\": %d, "
+                                + "\"ratioToClassic\": null, \"fioReference\": null, \"ratioToFio\": null, "
+                                + "\"direct\": false, \"depth\": 1, \"file\": \"%s\", \"baseline\": \"%s\", "
+                                + "\"ratioToBaseline\": %s, \"userSec\": %.6f, \"systemSec\": %.6f, \"realSec\": %.6f, "
+                                + "\"seedRatioToBaseline\": %s}%s%n",
+                        r.contender(), r.workload(), r.chunk(), r.opsPerMs(), r.mbPerSec(), r.spread(),
+                        r.samples().size(), r.file(), r.baseline(), num(ratio(r, base)), r.user(), r.system(),
+                        r.real(), num(seedRatio(r)), ++i < rows.size() ? "," : "");
+            }
+        }
+        out.println("]");
+        out.flush();
+    }
+
+    private static Map<String, List<Row>> cells(List<Row> rows) {
+        Map<String, List<Row>> cells = new LinkedHashMap<>();
+        for (Row r : rows) {
+            cells.computeIfAbsent(r.cell(), k -> new ArrayList<>()).add(r);
+        }
+        return cells;
+    }
+
+    private static Row find(List<Row> cell, String contender) {
+        for (Row r : cell) {
+            if (r.contender().equals(contender)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** How many times faster {@code r} ran than {@code base} (medians of MB/s); NaN without a base. */
+    private static double ratio(Row r, Row base) {
+        return base == null || r == null ? Double.NaN : r.mbPerSec() / base.mbPerSec();
+    }
+
+    /** The same ratio in the seed's results, for the rows and chunk sizes it had. */
+    static double seedRatio(Row r) {
+        double[] row = SEED_REAL.get(r.contender());
+        double[] base = SEED_REAL.get(r.baseline());
+        int k = switch (r.chunk()) {
+            case 1024 -> 0;
+            case 4096 -> 1;
+            case 16384 -> 2;
+            default -> -1;
+        };
+        return row == null || base == null || k < 0 ? Double.NaN : base[k] / row[k];
+    }
+
+    private static String chunkLabel(int chunk) {
+        return chunk % 1024 == 0 ? chunk / 1024 + "k" : chunk + "-byte";
+    }
+
+    private static String sizeLabel(long bytes) {
+        if (bytes % (1L << 30) == 0) {
+            return bytes / (1L << 30) + " GiB";
+        }
+        return bytes % (1L << 20) == 0 ? bytes / (1L << 20) + " MiB" : bytes + " bytes";
+    }
+
+    private static double median(double[] values) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        double[] v = values.clone();
+        Arrays.sort(v);
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
+    private static String fmt(double v) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
+    }
+}

@@ -1,0 +1,46 @@
+package io.sluice.jruby.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.jruby.RubyString;
+import org.jruby.util.ByteList;
+
+/**
+ * Seed 000's {@code MmapFile}, a plain Java class called through JRuby's Java integration, with its write strategies
+ * as separate methods (no overload for JRuby to choose between on each call). {@code sluice bench jruby} only.
+ */
+public final class SeedMmapFile {
+    private final MappedWindows windows;
+
+    /** Opens {@code path} for writing from 0; {@code truncate} false keeps the file (the cached-file runs). */
+    public SeedMmapFile(String path, boolean truncate, long windowSize) throws IOException {
+        this.windows = new MappedWindows(path, truncate, windowSize);
+    }
+
+    /**
+     * Automatic conversion: called with a Ruby String, JRuby hands over a {@code java.lang.String} it decoded from
+     * the String's bytes, and its bytes are encoded again here. (JRuby 10 refuses a Ruby String for a
+     * {@code byte[]} parameter, so this {@code String} parameter is how a plain Java method takes one.)
+     */
+    public void writeString(String data) throws IOException {
+        byte[] b = data.getBytes(StandardCharsets.UTF_8);
+        windows.put(b, 0, b.length);
+    }
+
+    /** Unboxed, safe: the RubyString itself, its bytes copied out of the ByteList first. */
+    public void writeSafe(RubyString data) throws IOException {
+        byte[] b = data.getByteList().bytes();
+        windows.put(b, 0, b.length);
+    }
+
+    /** Unboxed, unsafe: the ByteList's own array, from its begin for its realSize. */
+    public void writeUnsafe(RubyString data) throws IOException {
+        ByteList b = data.getByteList();
+        windows.put(b.unsafeBytes(), b.begin(), b.realSize());
+    }
+
+    /** Unmaps, cuts the file to the bytes written, closes. */
+    public void close() throws IOException {
+        windows.close();
+    }
+}

@@ -1,0 +1,78 @@
+package io.sluice.jruby.bench;
+
+import static org.jruby.api.Convert.toLong;
+
+import java.io.IOException;
+import org.jruby.Ruby;
+import org.jruby.RubyClass;
+import org.jruby.RubyObject;
+import org.jruby.RubyString;
+import org.jruby.anno.JRubyClass;
+import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.jruby.util.ByteList;
+
+/**
+ * Seed 000's {@code MmapFileExt}: the same writer as {@link SeedMmapFile} as a JRuby extension class, so a call is a
+ * Ruby method call with no Java-integration conversion. {@code sluice bench jruby} only.
+ */
+// JRuby objects are Serializable by inheritance; this one holds an open file and is never serialized.
+@SuppressWarnings("serial")
+@JRubyClass(name = "SluiceBench::MmapFileExt")
+public final class SeedMmapFileExt extends RubyObject {
+    private MappedWindows windows;
+
+    /** Allocated by JRuby. */
+    public SeedMmapFileExt(Ruby runtime, RubyClass type) {
+        super(runtime, type);
+    }
+
+    /** {@code new(path, truncate, window_size)}. */
+    @JRubyMethod(name = "initialize")
+    public IRubyObject initialize(ThreadContext context, IRubyObject path, IRubyObject truncate,
+            IRubyObject windowSize) {
+        try {
+            windows = new MappedWindows(path.convertToString().decodeString(), truncate.isTrue(),
+                    toLong(context, windowSize));
+        } catch (IOException e) {
+            throw context.runtime.newIOErrorFromException(e);
+        }
+        return context.nil;
+    }
+
+    /** {@code write_safe(string)}: the ByteList's bytes copied to a new array, then written. */
+    @JRubyMethod(name = "write_safe")
+    public IRubyObject writeSafe(ThreadContext context, IRubyObject data) {
+        byte[] b = ((RubyString) data).getByteList().bytes();
+        put(context, b, 0, b.length);
+        return context.nil;
+    }
+
+    /** {@code write_unsafe(string)}: the ByteList's own array, from its begin for its realSize. */
+    @JRubyMethod(name = "write_unsafe")
+    public IRubyObject writeUnsafe(ThreadContext context, IRubyObject data) {
+        ByteList b = ((RubyString) data).getByteList();
+        put(context, b.unsafeBytes(), b.begin(), b.realSize());
+        return context.nil;
+    }
+
+    private void put(ThreadContext context, byte[] b, int off, int len) {
+        try {
+            windows.put(b, off, len);
+        } catch (IOException e) {
+            throw context.runtime.newIOErrorFromException(e);
+        }
+    }
+
+    /** {@code close}. */
+    @JRubyMethod(name = "close")
+    public IRubyObject close(ThreadContext context) {
+        try {
+            windows.close();
+        } catch (IOException e) {
+            throw context.runtime.newIOErrorFromException(e);
+        }
+        return context.nil;
+    }
+}

@@ -1,0 +1,348 @@
+# frozen_string_literal: true
+
+# The measuring half of `sluice bench jruby`, run by JRuby in a JVM of its own (io.sluice.jruby.bench.JRubyBench
+# starts it with SluiceBench.main(ARGV), reads the samples it prints and makes the table). Seed 000's experiment: a file written front to back
+# in String chunks by each of the seed's strategies and by Sluice::MappedWriter, to a new file and over a cached
+# one; then reads of a cached file, Ruby's File against Sluice::File#pread.
+#
+# Output, one line per run on standard output, tab-separated:
+#   sample <workload> <file> <chunk> <contender> <round> <bytes> <ops> <real> <user> <system>
+# round 0 is the rehearsal; times in seconds, user and system for the whole process, as Ruby's Benchmark reports
+# them. Progress goes to standard error.
+
+require "java"
+require "jruby"
+require "tmpdir"
+require "sluice"
+JRuby::Util.load_ext("io.sluice.jruby.bench.BenchLibrary")
+
+module SluiceBench
+  java_import java.nio.channels.FileChannel
+  java_import java.nio.file.StandardOpenOption
+  java_import java.lang.foreign.Arena
+
+  WINDOW = Sluice::MappedWriter::DEFAULT_WINDOW_SIZE
+
+  # Seed 000's PureMmapFile: Ruby over NIO, each String turned into a Java array with String#to_java_bytes and
+  # put into a MappedByteBuffer; windows as the Java writers', unmapped when full.
+  class PureMmapFile
+    def initialize(path, truncate)
+      options = [StandardOpenOption::READ, StandardOpenOption::WRITE, StandardOpenOption::CREATE]
+      options << StandardOpenOption::TRUNCATE_EXISTING if truncate
+      @channel = FileChannel.open(java.nio.file.Path.of(path), *options)
+      @start = 0
+      @arena = nil
+      @buffer = nil
+    end
+
+    def write(string)
+      bytes = string.to_java_bytes
+      if @buffer && @buffer.remaining >= bytes.length
+        @buffer.put(bytes)
+      else
+        write_across(bytes)
+      end
+    end
+
+    def close
+      finish = @buffer ? @start + @buffer.position : 0
+      @arena&.close
+      @channel.truncate(finish)
+      @channel.close
+    end
+
+    private
+
+    def write_across(bytes)
+      offset = 0
+      while offset < bytes.length
+        next_window if @buffer.nil? || !@buffer.has_remaining
+        n = [@buffer.remaining, bytes.length - offset].min
+        @buffer.put(bytes, offset, n)
+        offset += n
+      end
+    end
+
+    def next_window
+      @start += @buffer.position if @buffer
+      @arena&.close
+      @arena = Arena.of_shared
+      # JRuby warns, once, while making its proxy of the JDK's internal segment class; nothing is wrong.
+      verbose, $VERBOSE = $VERBOSE, nil
+      begin
+        @buffer = @channel.map(FileChannel::MapMode::READ_WRITE, @start, WINDOW, @arena).as_byte_buffer
+      ensure
+        $VERBOSE = verbose
+      end
+    end
+  end
+
+  # One way to write: opens the file (new: created; cached: kept, overwritten from 0), writes +count+ times
+  # +data+ in the same plain loop for every contender, closes. Opening and closing are part of the run.
+  WRITERS = {
+    "ruby-File" => lambda do |path, new_file, data, count|
+      File.open(path, new_file ? "wb" : "r+b") do |f|
+        i = 0
+        while i < count
+          f.write(data)
+          i += 1
+        end
+      end
+    end,
+    "PureMmapFile" => lambda do |path, new_file, data, count|
+      w = PureMmapFile.new(path, new_file)
+      i = 0
+      while i < count
+        w.write(data)
+        i += 1
+      end
+      w.close
+    end,
+    "MmapFile-autoboxing" => lambda do |path, new_file, data, count|
+      w = Java::IoSluiceJrubyBench::SeedMmapFile.new(path, new_file, WINDOW)
+      i = 0
+      while i < count
+        w.writeString(data)
+        i += 1
+      end
+      w.close
+    end,
+    "MmapFile-unboxed-safe" => lambda do |path, new_file, data, count|
+      w = Java::IoSluiceJrubyBench::SeedMmapFile.new(path, new_file, WINDOW)
+      i = 0
+      while i < count
+        w.writeSafe(data)
+        i += 1
+      end
+      w.close
+    end,
+    "MmapFile-unboxed-unsafe" => lambda do |path, new_file, data, count|
+      w = Java::IoSluiceJrubyBench::SeedMmapFile.new(path, new_file, WINDOW)
+      i = 0
+      while i < count
+        w.writeUnsafe(data)
+        i += 1
+      end
+      w.close
+    end,
+    "MmapFileExt-unboxed-safe" => lambda do |path, new_file, data, count|
+      w = MmapFileExt.new(path, new_file, WINDOW)
+      i = 0
+      while i < count
+        w.write_safe(data)
+        i += 1
+      end
+      w.close
+    end,
+    "MmapFileExt-unboxed-unsafe" => lambda do |path, new_file, data, count|
+      w = MmapFileExt.new(path, new_file, WINDOW)
+      i = 0
+      while i < count
+        w.write_unsafe(data)
+        i += 1
+      end
+      w.close
+    end,
+    "Sluice::MappedWriter" => lambda do |path, new_file, data, count|
+      w = Sluice::MappedWriter.new(path, position: new_file ? nil : 0)
+      i = 0
+      while i < count
+        w.write(data)
+        i += 1
+      end
+      w.close
+    end
+  }.freeze
+
+  # One way to read +count+ chunks of +buffer+'s size into +buffer+, at +offsets+ (nil: front to back).
+  READERS = {
+    "ruby-File#read" => lambda do |path, chunk, offsets, count, buffer|
+      File.open(path, "rb") do |f|
+        i = 0
+        if offsets
+          while i < count
+            f.seek(offsets[i])
+            f.read(chunk, buffer)
+            i += 1
+          end
+        else
+          while i < count
+            f.read(chunk, buffer)
+            i += 1
+          end
+        end
+      end
+    end,
+    "ruby-IO#pread" => lambda do |path, chunk, offsets, count, buffer|
+      File.open(path, "rb") do |f|
+        i = 0
+        while i < count
+          f.pread(chunk, offsets ? offsets[i] : i * chunk, buffer)
+          i += 1
+        end
+      end
+    end,
+    "Sluice::File#pread" => lambda do |path, chunk, offsets, count, buffer|
+      Sluice::File.open(path) do |f|
+        i = 0
+        while i < count
+          f.pread(chunk, offsets ? offsets[i] : i * chunk, buffer)
+          i += 1
+        end
+      end
+    end,
+    "Sluice::File#pread-mmap" => lambda do |path, chunk, offsets, count, buffer|
+      Sluice::File.open(path, engine: :mmap) do |f|
+        i = 0
+        while i < count
+          f.pread(chunk, offsets ? offsets[i] : i * chunk, buffer)
+          i += 1
+        end
+      end
+    end
+  }.freeze
+
+  module_function
+
+  # Runs the block once and prints its sample line.
+  def timed(workload, file, chunk, name, round, bytes, ops)
+    t0 = Process.times
+    r0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    yield
+    real = Process.clock_gettime(Process::CLOCK_MONOTONIC) - r0
+    t1 = Process.times
+    user = t1.utime - t0.utime
+    system = t1.stime - t0.stime
+    $stdout.puts ["sample", workload, file, chunk, name, round, bytes, ops, format("%.6f", real),
+                  format("%.6f", user), format("%.6f", system)].join("\t")
+    $stdout.flush
+    $stderr.printf("  %-9s %-7s %6d  %-28s %s  %8.3fs real %9.1f MB/s\n", workload, file, chunk, name,
+                   round.zero? ? "rehearsal" : "round #{round}  ", real, bytes / real / 1e6)
+    real
+  end
+
+  # Every round runs each contender once; the order rotates from round to round, so all see the same machine.
+  def rotated(names, round)
+    k = round % names.size
+    names.drop(k) + names.take(k)
+  end
+
+  # Bytes each warm-up run moves, and how many runs each row and chunk size gets.
+  WARM_UP_BYTES = 32 << 20
+  WARM_UP_RUNS = 3
+
+  # The seed's data: text, so that the automatic conversion through java.lang.String keeps every byte.
+  def data(chunk)
+    ("abcdefg\n" * (chunk / 8 + 1)).byteslice(0, chunk).b.freeze
+  end
+
+  # Untimed runs of every row before anything is measured. The JVM compiles each row's loop and the code under it
+  # only after many calls; without this, the first cells measure the compiler (a 1k row needed about five runs of
+  # 128 MiB to reach its steady speed here) and the rows that come first in them lose.
+  def warm_up(dir, size, chunks, writers, readers)
+    bytes = [size, WARM_UP_BYTES].min
+    target = File.join(dir, "sluice-bench-jruby-warm-up.bin")
+    $stderr.puts "  warming up: every row, #{WARM_UP_RUNS} untimed runs of #{bytes >> 20} MiB at each chunk size"
+    chunks.each do |chunk|
+      count = bytes / chunk
+      WARM_UP_RUNS.times do
+        writers.each do |name|
+          File.delete(target) if File.exist?(target)
+          WRITERS.fetch(name).call(target, true, data(chunk), count)
+        end
+        WRITERS.fetch("Sluice::MappedWriter").call(target, true, data(chunk), count) if writers.empty?
+        offsets = Array.new(count) { |i| ((i * 7919) % count) * chunk }
+        readers.each do |name|
+          READERS.fetch(name).call(target, chunk, nil, count, String.new(capacity: chunk))
+          READERS.fetch(name).call(target, chunk, offsets, count, String.new(capacity: chunk))
+        end
+      end
+    end
+  ensure
+    File.delete(target) if target && File.exist?(target)
+  end
+
+  def writes(dir, size, chunks, rounds, names)
+    target = File.join(dir, "sluice-bench-jruby-write.bin")
+    %w[new cached].each do |kind|
+      chunks.each do |chunk|
+        string = data(chunk)
+        count = size / chunk
+        bytes = count * chunk
+        if kind == "cached"
+          WRITERS.fetch("Sluice::MappedWriter").call(target, true, string, count)
+          Sluice::File.open(target) { |f| f.each_chunk { |_| nil } } # in the page cache
+        end
+        (0..rounds).each do |round|
+          rotated(names, round).each do |name|
+            File.delete(target) if kind == "new" && File.exist?(target)
+            timed("seqwrite", kind, chunk, name, round, bytes, count) do
+              WRITERS.fetch(name).call(target, kind == "new", string, count)
+            end
+            written = File.size(target)
+            raise "#{name} left #{written} bytes, not #{bytes}: not a fair run" unless written == bytes
+          end
+        end
+        File.delete(target) if File.exist?(target)
+      end
+    end
+  end
+
+  def reads(dir, size, chunks, rounds, names)
+    target = File.join(dir, "sluice-bench-jruby-read.bin")
+    random = Random.new(42)
+    Sluice::MappedWriter.open(target) do |w|
+      block = random.bytes(1 << 20)
+      (size / block.bytesize).times { w << block }
+      w << block.byteslice(0, size % block.bytesize)
+    end
+    Sluice::File.open(target) { |f| f.each_chunk { |_| nil } } # in the page cache
+    chunks.each do |chunk|
+      count = size / chunk
+      offsets = Array.new(count) { random.rand(count) * chunk }
+      [["seqread", nil], ["randread", offsets]].each do |workload, at|
+        (0..rounds).each do |round|
+          rotated(names, round).each do |name|
+            buffer = String.new(capacity: chunk)
+            timed(workload, "cached", chunk, name, round, count * chunk, count) do
+              READERS.fetch(name).call(target, chunk, at, count, buffer)
+            end
+          end
+        end
+      end
+    end
+  ensure
+    File.delete(target) if target && File.exist?(target)
+  end
+
+  def names(list, known)
+    list.split(",").each do |n|
+      raise ArgumentError, "unknown contender '#{n}': expected one of #{known.keys.join(', ')}" unless known.key?(n)
+    end
+  end
+
+  def main(argv)
+    options = { size: 1 << 30, chunks: [1024, 4096, 16_384], rounds: 3, dir: Dir.tmpdir, writes: true,
+                reads: true, writers: WRITERS.keys, readers: READERS.keys }
+    argv.each_slice(2) do |flag, value|
+      case flag
+      when "--size" then options[:size] = Integer(value)
+      when "--chunk-sizes" then options[:chunks] = value.split(",").map { |c| Integer(c) }
+      when "--rounds" then options[:rounds] = Integer(value)
+      when "--dir" then options[:dir] = value
+      when "--writes" then options[:writes] = value == "true"
+      when "--reads" then options[:reads] = value == "true"
+      when "--writers" then options[:writers] = names(value, WRITERS)
+      when "--readers" then options[:readers] = names(value, READERS)
+      else raise ArgumentError, "unknown option #{flag}"
+      end
+    end
+    $stdout.puts ["info", "jruby", "#{JRUBY_VERSION} (Ruby #{RUBY_VERSION}) on Java #{ENV_JAVA['java.version']}, " \
+                  "compile mode #{JRuby.runtime.instance_config.compile_mode}, " \
+                  "native access #{Sluice.native_access? ? 'on' : 'off'}"].join("\t")
+    warm_up(options[:dir], options[:size], options[:chunks], options[:writes] ? options[:writers] : [],
+            options[:reads] ? options[:readers] : [])
+    writes(options[:dir], options[:size], options[:chunks], options[:rounds], options[:writers]) if options[:writes]
+    reads(options[:dir], options[:size], options[:chunks], options[:rounds], options[:readers]) if options[:reads]
+  end
+end

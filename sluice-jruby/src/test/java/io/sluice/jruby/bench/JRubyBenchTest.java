@@ -1,0 +1,128 @@
+package io.sluice.jruby.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The Java half of {@code sluice bench jruby}: the child's command, and the table and JSON made from its samples. */
+class JRubyBenchTest {
+    /** Sample lines as bench.rb prints them: three rounds after a rehearsal that must not count. */
+    private static List<String> lines() {
+        List<String> l = new ArrayList<>();
+        l.add("info\tjruby\t10.0.6.0 (Ruby 3.4.5) on Java 25, compile mode FORCE, native access on");
+        l.add("something JRuby printed on its own");
+        String[][] rows = {
+            // contender, real seconds of the rehearsal and of rounds 1..3
+            {"ruby-File", "9.0", "3.0", "2.0", "4.0"},
+            {"MmapFile-autoboxing", "9.0", "8.0", "8.0", "8.0"},
+            {"MmapFileExt-unboxed-unsafe", "9.0", "1.0", "1.2", "1.1"},
+            {"Sluice::MappedWriter", "9.0", "0.8", "1.0", "0.9"},
+        };
+        for (String[] r : rows) {
+            for (int round = 0; round <= 3; round++) {
+                l.add(String.join("\t", "sample", "seqwrite", "new", "1024", r[0], Integer.toString(round),
+                        "1000000000", "976562", r[round + 1], "0.5", "0.25"));
+            }
+        }
+        l.add(String.join("\t", "sample", "randread", "cached", "4096", "ruby-File#read", "1", "1000000000", "244140",
+                "2.0", "0.1", "0.1"));
+        l.add(String.join("\t", "sample", "randread", "cached", "4096", "Sluice::File#pread", "1", "1000000000",
+                "244140", "1.0", "0.1", "0.1"));
+        return l;
+    }
+
+    @Test
+    void rowsHoldTheMeasuredRoundsAndTheirMedians() {
+        JRubyBench.Result r = JRubyBench.parse(lines());
+        assertTrue(r.runtime().startsWith("10.0.6.0"), r.runtime());
+        assertEquals(6, r.rows().size());
+        JRubyBench.Row file = r.rows().get(0);
+        assertEquals("ruby-File", file.contender());
+        assertEquals(3, file.samples().size(), "the rehearsal is not a sample");
+        assertEquals(3.0, file.real(), 1e-9);
+        assertEquals(0.5, file.user(), 1e-9);
+        assertEquals(1000.0 / 3.0, file.mbPerSec(), 1e-6);
+        assertEquals((500.0 - 250.0) / (1000.0 / 3.0), file.spread(), 1e-9);
+    }
+
+    @Test
+    void theTableHasTheSeedsShapeRatiosAndTargets() {
+        StringWriter s = new StringWriter();
+        JRubyBench.table(JRubyBench.parse(lines()), new PrintWriter(s));
+        String t = s.toString();
+        assertTrue(t.contains("seqwrite, 1k String chunks, new file: 1000000000 bytes per run; medians of 3 rounds"), t);
+        // Fastest first, numbered as the seed's summary; user, system, total, (real).
+        Matcher first = Pattern.compile("(?m)^1 Sluice::MappedWriter +0\\.500000 +0\\.250000 +0\\.750000 \\( +0\\.900000\\)")
+                .matcher(t);
+        assertTrue(first.find(), t);
+        // x File: 3.0 / 0.9; the seed's ratio for the extension's unsafe writes at 1k was 4.198 / 1.466.
+        assertTrue(t.contains("3.33"), t);
+        assertTrue(t.contains("2.86"), t);
+        assertTrue(Pattern.compile("Sluice::MappedWriter >= the seed's best \\(unboxed unsafe\\), 1k, new file +1\\.22x  met")
+                .matcher(t).find(), t);
+        assertTrue(Pattern.compile("Sluice::MappedWriter >= 5x the automatic conversion, 1k, new file +8\\.89x  met")
+                .matcher(t).find(), t);
+        assertTrue(Pattern.compile("Sluice::MappedWriter >= 2\\.5x Ruby File, 1k, new file +3\\.33x  met")
+                .matcher(t).find(), t);
+        assertTrue(Pattern.compile("Sluice::File#pread >= 1\\.5x File#read, 4k random +2\\.00x  met").matcher(t).find(), t);
+    }
+
+    @Test
+    void jsonRowsCarryTheCommonFieldsAndTheSeedRatio() {
+        StringWriter s = new StringWriter();
+        JRubyBench.json(JRubyBench.parse(lines()), new PrintWriter(s));
+        String j = s.toString();
+        assertEquals(6, j.split("\"engine\"", -1).length - 1, j);
+        for (String field : new String[] {"workload", "blockSize", "threads", "opsPerMs", "mbPerSec", "spread",
+                "rounds", "ratioToClassic", "fioReference", "ratioToFio", "direct", "depth", "file", "baseline",
+                "ratioToBaseline", "userSec", "systemSec", "realSec", "seedRatioToBaseline"}) {
+            assertTrue(j.contains("\"" + field + "\": "), field);
+        }
+        assertTrue(j.contains("\"engine\": \"Sluice::MappedWriter\", \"workload\": \"seqwrite\", \"blockSize\": 1024"), j);
+        assertTrue(j.contains("\"seedRatioToBaseline\": 2.8636"), j);
+        assertTrue(j.trim().startsWith("[") && j.trim().endsWith("]"), j);
+        assertTrue(!j.contains("},\n]"), "no comma after the last row");
+    }
+
+    @Test
+    void theChildRunsJRubyWithNativeAccessOnTheJarsItFinds(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws IOException {
+        Path jar = Files.createFile(tmp.resolve("jruby-complete-10.0.6.0.jar"));
+        JRubyBench.Options o = new JRubyBench.Options(1 << 20, tmp, List.of(1024, 4096), 3, true, false,
+                List.of("Sluice::MappedWriter", "ruby-File"), jar);
+        List<String> c = JRubyBench.command(o);
+        assertTrue(c.contains("--enable-native-access=ALL-UNNAMED"), c::toString);
+        assertTrue(c.contains("-Djruby.compile.mode=FORCE"), c::toString);
+        String classPath = c.get(c.indexOf("-cp") + 1);
+        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+            assertTrue(Files.exists(Path.of(entry)), entry);
+        }
+        assertTrue(classPath.startsWith(jar.toString()), classPath);
+        assertEquals("1024,4096", c.get(c.indexOf("--chunk-sizes") + 1));
+        assertEquals("Sluice::MappedWriter,ruby-File", c.get(c.indexOf("--writers") + 1));
+        assertEquals("false", c.get(c.indexOf("--reads") + 1));
+        assertTrue(!c.contains("--readers"), c::toString);
+    }
+
+    @Test
+    void optionsAreChecked(@org.junit.jupiter.api.io.TempDir Path tmp) {
+        assertThrows(IllegalArgumentException.class,
+                () -> new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of("turbo"), null));
+        assertThrows(IllegalArgumentException.class,
+                () -> new JRubyBench.Options(1024, tmp, List.of(4096), 3, true, true, List.of(), null));
+        assertThrows(IllegalArgumentException.class,
+                () -> new JRubyBench.Options(1024, tmp, List.of(1024), 0, true, true, List.of(), null));
+        assertThrows(IOException.class, () -> JRubyBench.jrubyJar(tmp.resolve("missing.jar")));
+    }
+}

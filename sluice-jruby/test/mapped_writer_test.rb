@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+class SluiceMappedWriterTest < Minitest::Test
+  include SluiceTest::TempDir
+  Layout = SluiceTest::Layout
+  ALL_BYTES = SluiceTest::ALL_BYTES
+
+  def test_write_and_append_move_exactly_each_strings_bytes
+    big = ALL_BYTES * 4
+    sub = big[100, 50]
+    assert_equal 100, Layout.of(sub)[0]
+    spare = String.new(capacity: 4096, encoding: Encoding::BINARY) << "abc"
+    frozen = "frozen literal"
+    result = Sluice::MappedWriter.open(path("w")) do |w|
+      assert_equal ALL_BYTES.bytesize, w.write(ALL_BYTES)
+      assert_same w, (w << sub << spare << frozen)
+      assert_equal 7, w.write("grüße")
+      assert_equal 3, w.write(123)
+      assert_equal 2, w.write("a", "b")
+      assert_equal ALL_BYTES.bytesize + 50 + 3 + frozen.bytesize + 7 + 3 + 2, w.position
+      :done
+    end
+    assert_equal :done, result
+    assert_equal ALL_BYTES + big.byteslice(100, 50) + "abc" + frozen.b + "grüße".b + "123ab", File.binread(path("w"))
+  end
+
+  def test_windows_past_4_gib_in_a_sparse_file
+    start = (4 << 30) - 100
+    data = ALL_BYTES * 20
+    Sluice::MappedWriter.open(path("big"), position: start, window_size: 4096) do |w|
+      assert_equal 4096, w.window_size
+      3.times { w << data }
+      assert_equal start + 3 * data.bytesize, w.position
+    end
+    assert_equal start + 3 * data.bytesize, File.size(path("big"))
+    Sluice::File.open(path("big")) do |f|
+      assert_equal data * 3, f.pread(3 * data.bytesize, start)
+      assert_equal "\0" * 64, f.pread(64, 1 << 31)
+    end
+  end
+
+  def test_positions_keep_or_truncate_what_is_there
+    File.binwrite(path("p"), "0123456789")
+    Sluice::MappedWriter.open(path("p"), position: :end) { |w| w << "ab" }
+    assert_equal "0123456789ab", File.binread(path("p"))
+    Sluice::MappedWriter.open(path("p"), position: 4) { |w| w << "XY" }
+    assert_equal "0123XY", File.binread(path("p")), "close cuts the file where writing ended"
+    Sluice::MappedWriter.open(path("p")) { |w| w << "new" }
+    assert_equal "new", File.binread(path("p"))
+    assert_raises(ArgumentError) { Sluice::MappedWriter.open(path("p"), position: -1) }
+  end
+
+  def test_a_block_that_raises_still_closes_and_cuts_the_file
+    writer = nil
+    assert_raises(RuntimeError) do
+      Sluice::MappedWriter.open(path("r")) do |w|
+        writer = w
+        w << "kept"
+        w.fsync
+        raise "boom"
+      end
+    end
+    assert_predicate writer, :closed?
+    assert_equal "kept", File.binread(path("r"))
+    assert_raises(Sluice::Error) { writer << "late" }
+  end
+end
