@@ -65,12 +65,16 @@ import java.util.zip.ZipException;
  * table of names, a hash index), not one object per entry. {@link Entry} objects are made on demand and are light.
  * Zip64 archives, data descriptors, archive comments, UTF-8 names (flag bit 11) and legacy names (code page 437, or
  * the charset given to {@link #open(Path, Charset)}) are read, as are archives with something prepended (a launcher
- * script, a self-extractor): their offsets are taken relative to where the archive really starts.
+ * script, a self-extractor): their offsets are taken relative to where the archive really starts. A legacy name that
+ * comes with an Info-ZIP Unicode Path extra field (0x7075, which 7-Zip and WinZip write) is replaced by that field's
+ * UTF-8 name, if the field's CRC-32 matches the legacy name (a tool that renamed the entry may have left a stale one).
  *
  * <p><b>Errors</b> in the archive are {@link ZipException}s naming the archive, the entry and the offset. Open
  * refuses structural damage: a central directory that is cut short or points outside the file, entries whose data
- * overlap (the "overlapping files" zip bomb), counts and sizes that cannot fit. An entry's own problems (unsupported
- * method, encryption, a size deflate cannot produce from its compressed size, a bad CRC) surface when it is read.
+ * overlap (the "overlapping files" zip bomb), compressed sizes that run past the end of the data, counts and sizes
+ * that cannot fit or that disagree, and end records that describe nothing checkable (bytes that merely end like an
+ * archive are not opened as an empty one). An entry's own problems (unsupported method, encryption, a size deflate
+ * cannot produce from its compressed size, a bad CRC) surface when it is read.
  *
  * <p><b>Threads and closing.</b> Every method may be called from any thread. {@link #close()} may run while other
  * threads read: they get {@link ClosedChannelException} (an {@link IOException}), never a crash. Entries of any size
@@ -640,10 +644,10 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             if (commentLen == 0) {
                 return null;
             }
+            // The raw name's length: the name in the table may be a longer Unicode Path.
             long at = header + ZipLayout.CENHDR + Short.toUnsignedInt(h.getShort(ZipLayout.CENNAM))
                     + Short.toUnsignedInt(h.getShort(ZipLayout.CENEXT));
-            byte[] b = zip.bytes(at, commentLen);
-            return cen.decode(index, b, 0, b.length);
+            return cen.comment(index, zip.bytes(at, commentLen));
         }
 
         @Override
