@@ -50,16 +50,17 @@ final class ZipTestCommand implements Callable<Integer> {
                 bytes += zip.entry(i).getSize();
                 if (failures[i] != null) {
                     failed++;
-                    out.println("FAILED " + failures[i]);
+                    out.println("FAILED " + ZipCommand.printable(failures[i]));
                 }
             }
+            String shown = ZipCommand.printable(archive.toString());
             double seconds = (System.nanoTime() - t0) / 1e9;
             String stats = String.format(Locale.ROOT, "%d entries, %d bytes, %.2f s on %d thread%s", zip.size(),
                     bytes, seconds, n, n == 1 ? "" : "s");
             if (failed == 0) {
-                out.println("No errors detected in compressed data of " + archive + " (" + stats + ").");
+                out.println("No errors detected in compressed data of " + shown + " (" + stats + ").");
             } else {
-                out.println(failed + " of " + zip.size() + " entries failed in " + archive + " (" + stats + ").");
+                out.println(failed + " of " + zip.size() + " entries failed in " + shown + " (" + stats + ").");
             }
             out.flush();
             return failed == 0 ? Main.OK : Main.FAILED;

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.ZipEntry;
@@ -77,6 +78,39 @@ class ZipCommandTest {
         assertEquals(Main.BAD_INPUT, run("zip", "ls", dir.resolve("missing.zip").toString()));
         assertTrue(err.toString().contains("no such file"), err::toString);
         assertEquals(Main.BAD_INPUT, run("zip", "test"));
+    }
+
+    @Test
+    void lsAndTestEscapeNamesThatCouldForgeLinesOrDriveTheTerminal() throws IOException {
+        Path p = dir.resolve("names.zip");
+        String[] names = {"evil\n     1  2020-01-01 00:00   forged.txt", "red\u001b[31m.txt", "csi\u009b2J.txt",
+            "tab\there.txt", "bidi\u202Etxt.exe", "back\\slash.txt", "plain-名前.txt"};
+        try (ZipOutputStream z = new ZipOutputStream(Files.newOutputStream(p))) {
+            for (String name : names) {
+                z.putNextEntry(new ZipEntry(name));
+                z.write(1);
+                z.closeEntry();
+            }
+        }
+        assertEquals(Main.OK, run("zip", "ls", p.toString()), err::toString);
+        String s = out.toString();
+        for (String shown : new String[] {"   evil\\n     1  2020-01-01 00:00   forged.txt\n", "   red\\x1b[31m.txt\n",
+            "   csi\\x9b2J.txt\n", "   tab\\there.txt\n", "   bidi\\u202etxt.exe\n", "   back\\\\slash.txt\n",
+            "   plain-名前.txt\n"}) {
+            assertTrue(s.contains(shown), () -> "no '" + shown + "' in:\n" + s);
+        }
+        assertEquals(3 + names.length + 2, s.split("\n", -1).length - 1, "one line per entry:\n" + s);
+        assertTrue(s.chars().noneMatch(c -> c < 0x20 && c != '\n' || c == 0x7F || c >= 0x80 && c < 0xA0
+                || c == 0x202E), s);
+
+        // A failure names the entry the same way.
+        byte[] b = Files.readAllBytes(p);
+        b[indexOf(b, "red\u001b[31m.txt".getBytes(StandardCharsets.UTF_8), 0)] ^= 0x55;
+        Files.write(p, b);
+        out.getBuffer().setLength(0);
+        assertEquals(Main.FAILED, run("zip", "test", p.toString()), err::toString);
+        assertTrue(out.toString().contains("entry 'red\\x1b[31m.txt' at offset"), out::toString);
+        assertTrue(out.toString().chars().noneMatch(c -> c == 0x1B), out::toString);
     }
 
     @Test
