@@ -14,7 +14,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice zip ls}: the entries of an archive, in the layout of {@code unzip -l} (or {@code -v}). */
+/**
+ * {@code sluice zip ls}: the entries of an archive, in the layout of {@code unzip -l} (or {@code -v}). Names are
+ * printed through {@link ZipCommand#printable}, so a name with a newline or a terminal escape in it cannot forge
+ * lines of the listing or drive the terminal.
+ */
 @Command(name = "ls", mixinStandardHelpOptions = true,
         description = "List the entries of a zip or jar archive, as 'unzip -l' does.")
 final class ZipListCommand implements Callable<Integer> {
@@ -38,7 +42,7 @@ final class ZipListCommand implements Callable<Integer> {
             if (zip == null) {
                 return Main.BAD_INPUT;
             }
-            out.println("Archive:  " + archive);
+            out.println("Archive:  " + ZipCommand.printable(archive.toString()));
             if (verbose) {
                 out.println(" Length   Method    Size  Cmpr    Date    Time   CRC-32   Name");
                 out.println("--------  ------  ------- ---- ---------- ----- --------  ----");
@@ -54,9 +58,9 @@ final class ZipListCommand implements Callable<Integer> {
                 if (verbose) {
                     out.printf("%8d  %-6s %8d %3d%% %s %08x  %s%n", e.getSize(), method(e.getMethod()),
                             e.getCompressedSize(), ratio(e.getSize(), e.getCompressedSize()), date(e),
-                            e.getCrc(), e.getName());
+                            e.getCrc(), ZipCommand.printable(e.getName()));
                 } else {
-                    out.printf("%9d  %s   %s%n", e.getSize(), date(e), e.getName());
+                    out.printf("%9d  %s   %s%n", e.getSize(), date(e), ZipCommand.printable(e.getName()));
                 }
             }
             int n = zip.size();

@@ -16,11 +16,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code sluice zip test}: reads every entry and checks its CRC-32 and size, on every core at once, as
- * {@code unzip -t} does on one. Failures are listed per entry, in archive order, then a summary.
+ * {@code unzip -t} does on one. Failures are listed per entry, in archive order, then a summary. "No errors" is
+ * printed only when every entry was read through and checked: an entry whose check ends in anything else than
+ * success (a damaged entry, a cut archive, or a bug) fails the command.
  */
 @Command(name = "test", mixinStandardHelpOptions = true,
         description = {"Check every entry's CRC-32 and size, on every core.",
-            "Exit codes: 0 all entries good, 1 some entry failed, 2 the archive cannot be read at all."})
+            "Exit codes: 0 all entries good, 1 some entry failed, 2 the archive cannot be read at all, 4 some entry "
+                    + "could not be checked because of an internal error (the stack trace goes to standard error)."})
 final class ZipTestCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -43,31 +46,55 @@ final class ZipTestCommand implements Callable<Integer> {
             if (zip == null) {
                 return Main.BAD_INPUT;
             }
-            String[] failures = testAll(zip, n);
+            Outcome[] outcomes = testAll(zip, n);
             long bytes = 0;
             int failed = 0;
-            for (int i = 0; i < failures.length; i++) {
+            boolean internal = false;
+            PrintWriter err = spec.commandLine().getErr();
+            for (int i = 0; i < outcomes.length; i++) {
                 bytes += zip.entry(i).getSize();
-                if (failures[i] != null) {
+                Outcome o = outcomes[i];
+                if (o == null) {
+                    // Its worker died before reaching it, which the catch-all below should make impossible.
+                    o = new Outcome(zip.getName() + ": entry '" + zip.entry(i).getName() + "' was not checked", null);
+                    internal = true;
+                }
+                if (o.failure != null) {
                     failed++;
-                    out.println("FAILED " + failures[i]);
+                    out.println("FAILED " + ZipCommand.printable(o.failure));
+                }
+                if (o.bug != null) {
+                    internal = true;
+                    err.println("sluice: internal error checking entry '" + ZipCommand.printable(zip.entry(i).getName())
+                            + "', please report it:");
+                    o.bug.printStackTrace(err);
                 }
             }
+            String shown = ZipCommand.printable(archive.toString());
             double seconds = (System.nanoTime() - t0) / 1e9;
             String stats = String.format(Locale.ROOT, "%d entries, %d bytes, %.2f s on %d thread%s", zip.size(),
                     bytes, seconds, n, n == 1 ? "" : "s");
             if (failed == 0) {
-                out.println("No errors detected in compressed data of " + archive + " (" + stats + ").");
+                out.println("No errors detected in compressed data of " + shown + " (" + stats + ").");
             } else {
-                out.println(failed + " of " + zip.size() + " entries failed in " + archive + " (" + stats + ").");
+                out.println(failed + " of " + zip.size() + " entries failed in " + shown + " (" + stats + ").");
             }
             out.flush();
-            return failed == 0 ? Main.OK : Main.FAILED;
+            err.flush();
+            return internal ? Main.INTERNAL : failed == 0 ? Main.OK : Main.FAILED;
         }
     }
 
-    /** Each entry's failure message, or null where it is good; entries are handed out largest first. */
-    private static String[] testAll(ConcurrentZipFile zip, int threads) throws InterruptedException {
+    /**
+     * How checking one entry ended: {@code failure} is null when it is good, else the line to print; {@code bug} is
+     * what was thrown when it was not an {@link IOException}.
+     */
+    private record Outcome(String failure, Throwable bug) {
+        static final Outcome GOOD = new Outcome(null, null);
+    }
+
+    /** Each entry's outcome (null only if its worker died); entries are handed out largest first. */
+    private static Outcome[] testAll(ConcurrentZipFile zip, int threads) throws InterruptedException {
         int count = zip.size();
         // Largest first, so no thread is left alone with a big entry at the end while the others idle.
         Integer[] order = new Integer[count];
@@ -79,25 +106,39 @@ final class ZipTestCommand implements Callable<Integer> {
             sizes[i] = zip.entry(i).getSize();
         }
         Arrays.sort(order, (a, b) -> Long.compare(sizes[b], sizes[a]));
-        String[] failures = new String[count];
+        Outcome[] outcomes = new Outcome[count];
         AtomicInteger next = new AtomicInteger();
         Thread[] ts = new Thread[Math.min(threads, Math.max(1, count))];
         for (int t = 0; t < ts.length; t++) {
             ts[t] = new Thread(() -> {
                 for (int k; (k = next.getAndIncrement()) < count; ) {
                     int i = order[k];
-                    try {
-                        zip.verify(zip.entry(i));
-                    } catch (IOException e) {
-                        failures[i] = e.getMessage() == null ? e.toString() : e.getMessage();
-                    }
+                    outcomes[i] = check(zip, i);
                 }
             }, "sluice-zip-test-" + t);
             ts[t].start();
         }
         for (Thread t : ts) {
+            // join makes each worker's writes to outcomes visible here.
             t.join();
         }
-        return failures;
+        return outcomes;
+    }
+
+    /**
+     * Verifies entry i. Anything thrown fails the entry, not only an {@link IOException}: an entry the reader could
+     * not check is no more known to be good than one it found damaged.
+     */
+    private static Outcome check(ConcurrentZipFile zip, int i) {
+        try {
+            zip.verify(zip.entry(i));
+            return Outcome.GOOD;
+        } catch (IOException e) {
+            return new Outcome(e.getMessage() == null ? zip.getName() + ": entry '" + zip.entry(i).getName() + "': "
+                    + e : e.getMessage(), null);
+        } catch (Throwable e) {
+            return new Outcome(zip.getName() + ": entry '" + zip.entry(i).getName() + "': could not be checked: "
+                    + e, e);
+        }
     }
 }

@@ -17,6 +17,8 @@ import static io.sluice.zip.ZipLayout.CENTIM;
 import static io.sluice.zip.ZipLayout.CENVEM;
 import static io.sluice.zip.ZipLayout.FLAG_UTF8;
 import static io.sluice.zip.ZipLayout.LOCHDR;
+import static io.sluice.zip.ZipLayout.LOCSIG;
+import static io.sluice.zip.ZipLayout.UNICODE_PATH_EXTRA;
 import static io.sluice.zip.ZipLayout.ZIP64_EXTRA;
 import static io.sluice.zip.ZipLayout.ZIP64_MAGIC16;
 import static io.sluice.zip.ZipLayout.ZIP64_MAGIC32;
@@ -31,6 +33,8 @@ import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.zip.CRC32;
 import java.util.zip.ZipException;
 
 /**
@@ -80,6 +84,11 @@ final class CentralDirectory {
     private final int[] hashSlots;
     /** Whether some name without the UTF-8 flag has a byte above 0x7F, so lookups must also try the legacy charset. */
     private final boolean legacyNames;
+    /**
+     * The entries whose name in {@link #names} is the UTF-8 one of an Info-ZIP Unicode Path extra field (which
+     * 7-Zip and WinZip write beside a legacy name) rather than the header's own; null when there are none.
+     */
+    private final BitSet unicodePaths;
     /** The charset of names without the UTF-8 flag; null means code page 437, as APPNOTE says. */
     private final Charset legacyCharset;
 
@@ -100,6 +109,7 @@ final class CentralDirectory {
         this.nameStarts = Arrays.copyOf(b.nameStarts, count + 1);
         this.names = Arrays.copyOf(b.names, b.nameBytes);
         this.legacyNames = b.legacyNames;
+        this.unicodePaths = b.unicodePaths;
         this.legacyCharset = legacyCharset;
         this.hashSeed = java.util.concurrent.ThreadLocalRandom.current().nextInt();
         this.hashSlots = count == 0 ? NO_INTS : new int[Integer.highestOneBit(count) << 2];
@@ -143,7 +153,7 @@ final class CentralDirectory {
             throw ZipErrors.archive(archive, end.position(), "the end record declares " + declared
                     + " entries but the central directory holds " + b.count);
         }
-        b.checkOverlaps();
+        b.checkOverlaps(file);
         return new CentralDirectory(b, end, legacyCharset);
     }
 
@@ -167,8 +177,9 @@ final class CentralDirectory {
         return h ^ (h >>> 16);
     }
 
+    /** Whether entry i's name in {@link #names} is UTF-8: its flag says so, or it came from a Unicode Path field. */
     boolean isUtf8(int i) {
-        return ((flagsAndMethods[i] >>> 16) & FLAG_UTF8) != 0;
+        return ((flagsAndMethods[i] >>> 16) & FLAG_UTF8) != 0 || (unicodePaths != null && unicodePaths.get(i));
     }
 
     int flags(int i) {
@@ -179,18 +190,21 @@ final class CentralDirectory {
         return flagsAndMethods[i] & 0xFFFF;
     }
 
-    int nameLength(int i) {
-        return nameStarts[i + 1] - nameStarts[i];
-    }
-
-    /** Entry i's name, decoded as UTF-8 when its flag says so (or when it is plain ASCII), else the legacy way. */
+    /**
+     * Entry i's name, decoded as UTF-8 when its flag says so, when it came from a Unicode Path field or when it is
+     * plain ASCII, else the legacy way.
+     */
     String name(int i) {
-        return decode(i, names, nameStarts[i], nameStarts[i + 1] - nameStarts[i]);
+        return decode(isUtf8(i), names, nameStarts[i], nameStarts[i + 1] - nameStarts[i]);
     }
 
-    /** Text of entry i (its name or comment) as its UTF-8 flag says. */
-    String decode(int i, byte[] b, int from, int len) {
-        if (isUtf8(i) || isAscii(b, from, from + len)) {
+    /** Entry i's comment from its bytes {@code b}, as its UTF-8 flag says (a Unicode Path says nothing of it). */
+    String comment(int i, byte[] b) {
+        return decode((flags(i) & FLAG_UTF8) != 0, b, 0, b.length);
+    }
+
+    private String decode(boolean utf8, byte[] b, int from, int len) {
+        if (utf8 || isAscii(b, from, from + len)) {
             return new String(b, from, len, StandardCharsets.UTF_8);
         }
         return legacyCharset == null ? Cp437.decode(b, from, len) : new String(b, from, len, legacyCharset);
@@ -289,6 +303,7 @@ final class CentralDirectory {
         byte[] names;
         int nameBytes;
         boolean legacyNames;
+        BitSet unicodePaths;
         long[] dataLimits;
 
         Builder(String archive, EndRecord end) {
@@ -351,16 +366,22 @@ final class CentralDirectory {
             if (count == localOffsets.length) {
                 grow();
             }
-            if ((long) nameBytes + nameLen > Integer.MAX_VALUE - 16) {
-                throw ZipErrors.archive(archive, pos, "the entry names add up to more than 2 GiB");
-            }
-            if (nameBytes + nameLen > names.length) {
-                names = Arrays.copyOf(names, (int) Math.min(Integer.MAX_VALUE - 16,
-                        Math.max((long) names.length * 2, (long) nameBytes + nameLen)));
-            }
+            roomForName(nameLen, pos);
             MemorySegment.copy(f, ValueLayout.JAVA_BYTE, pos + CENHDR, names, nameBytes, nameLen);
             int flags = u16(f, pos + CENFLG);
-            if (!isAscii(names, nameBytes, nameBytes + nameLen)) {
+            // The name kept in the table: the header's, or the UTF-8 one of a Unicode Path field that matches it.
+            int tableLen = nameLen;
+            byte[] unicode = (flags & FLAG_UTF8) == 0 && extraLen > 0
+                    ? unicodePath(f, pos + CENHDR + nameLen, extraLen, names, nameBytes, nameLen) : null;
+            if (unicode != null) {
+                roomForName(unicode.length, pos);
+                System.arraycopy(unicode, 0, names, nameBytes, unicode.length);
+                tableLen = unicode.length;
+                if (unicodePaths == null) {
+                    unicodePaths = new BitSet();
+                }
+                unicodePaths.set(count);
+            } else if (!isAscii(names, nameBytes, nameBytes + nameLen)) {
                 if ((flags & FLAG_UTF8) == 0) {
                     legacyNames = true;
                 } else if (!isUtf8(names, nameBytes, nameLen)) {
@@ -371,7 +392,7 @@ final class CentralDirectory {
             }
             int i = count;
             nameStarts[i] = nameBytes;
-            nameBytes += nameLen;
+            nameBytes += tableLen;
             nameStarts[i + 1] = nameBytes;
             count++;
 
@@ -410,6 +431,50 @@ final class CentralDirectory {
             madeBy[i] = f.get(ValueLayout.JAVA_BYTE, pos + CENVEM + 1);
             headerPositions[i] = pos;
             return next;
+        }
+
+        /** Makes room in {@link #names} for a name of {@code len} bytes more. */
+        private void roomForName(int len, long pos) throws ZipException {
+            if ((long) nameBytes + len > Integer.MAX_VALUE - 16) {
+                throw ZipErrors.archive(archive, pos, "the entry names add up to more than 2 GiB");
+            }
+            if (nameBytes + len > names.length) {
+                names = Arrays.copyOf(names, (int) Math.min(Integer.MAX_VALUE - 16,
+                        Math.max((long) names.length * 2, (long) nameBytes + len)));
+            }
+        }
+
+        /**
+         * The UTF-8 name of the Info-ZIP Unicode Path field among the {@code extraLen} bytes of extra data at
+         * {@code extra}, or null when there is none or it cannot be trusted: a version other than 1, a name that
+         * is not UTF-8, or a CRC-32 that does not match the header's raw name {@code raw[from, from + len)} (a tool
+         * that renamed the entry without knowing the field left the old name in it).
+         */
+        private static byte[] unicodePath(MemorySegment f, long extra, int extraLen, byte[] raw, int from, int len) {
+            long p = extra;
+            long end = extra + extraLen;
+            while (end - p >= 4) {
+                int id = u16(f, p);
+                int size = u16(f, p + 2);
+                if (p + 4 + size > end) {
+                    return null;
+                }
+                if (id == UNICODE_PATH_EXTRA) {
+                    if (size < 6 || f.get(ValueLayout.JAVA_BYTE, p + 4) != 1) {
+                        return null;
+                    }
+                    CRC32 crc = new CRC32();
+                    crc.update(raw, from, len);
+                    if ((int) crc.getValue() != f.get(ZipLayout.U32, p + 5)) {
+                        return null;
+                    }
+                    byte[] name = new byte[size - 5];
+                    MemorySegment.copy(f, ValueLayout.JAVA_BYTE, p + 9, name, 0, name.length);
+                    return isUtf8(name, 0, name.length) ? name : null;
+                }
+                p += 4 + size;
+            }
+            return null;
         }
 
         /**
@@ -457,22 +522,40 @@ final class CentralDirectory {
         /**
          * Refuses entries whose data would overlap another entry's: the "overlapping files" zip bomb reuses one
          * compressed stream for many entries. An entry occupies at least its 30-byte local header, its name and its
-         * compressed data, ahead of the next entry's header and of the central directory.
+         * compressed data, ahead of the next entry's header and of the central directory; a compressed size that
+         * reaches past the central directory is reported as the absurd size it is, not as an overlap. With a prefix
+         * taken from the end record's offset, the first entry must start where the prefix puts it.
          */
-        void checkOverlaps() throws ZipException {
+        void checkOverlaps(MemorySegment f) throws ZipException {
             int[] order = byOffset();
             dataLimits = new long[count];
             for (int k = 0; k < count; k++) {
                 int i = order[k];
-                long floorEnd = localOffsets[i] + LOCHDR + (nameStarts[i + 1] - nameStarts[i]);
+                if (k == 0 && end.base() > 0 && f.get(ZipLayout.U32, localOffsets[i]) != LOCSIG) {
+                    // The end record's offset disagrees with where the directory is, which is how a prepended
+                    // launcher shows; but then the first entry must be where that prefix puts it.
+                    throw ZipErrors.entry(archive, name(i), localOffsets[i] - end.base(), "no local header at file"
+                            + " offset " + localOffsets[i] + ", where the central directory puts the first entry if"
+                            + " the " + end.base() + " bytes before it were prepended to the archive (the end record"
+                            + " says the central directory is at offset " + (end.cenStart() - end.base())
+                            + ", yet it is at " + end.cenStart() + ")");
+                }
+                // The raw name's length, as in the local header: the table may hold a longer Unicode Path.
+                int nameLen = unicodePaths != null && unicodePaths.get(i) ? u16(f, headerPositions[i] + CENNAM)
+                        : nameStarts[i + 1] - nameStarts[i];
+                long floorEnd = localOffsets[i] + LOCHDR + nameLen;
                 long dataEnd = floorEnd + compressedSizes[i];
                 long next = k + 1 < count ? localOffsets[order[k + 1]] : end.cenStart();
                 dataLimits[i] = next;
-                if (dataEnd < floorEnd || dataEnd > next) {
-                    String other = k + 1 < count ? "the local header of entry '" + name(order[k + 1]) + "' at "
-                            + (next - end.base()) : "the central directory at " + (next - end.base());
+                if (dataEnd < floorEnd || dataEnd > end.cenStart()) {
+                    throw ZipErrors.entry(archive, name(i), localOffsets[i] - end.base(), "compressed size "
+                            + compressedSizes[i] + " runs past the end of the data at " + (end.cenStart() - end.base())
+                            + ", where the central directory starts");
+                }
+                if (dataEnd > next) {
                     throw ZipErrors.entry(archive, name(i), localOffsets[i] - end.base(), compressedSizes[i]
-                            + " bytes of data overlap " + other + " (entries must not share data)");
+                            + " bytes of data overlap the local header of entry '" + name(order[k + 1]) + "' at "
+                            + (next - end.base()) + " (entries must not share data)");
                 }
             }
         }

@@ -13,14 +13,17 @@ import static io.sluice.zip.ZipLayout.u16;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.LocalDateTime;
@@ -48,26 +51,35 @@ import java.util.zip.ZipException;
  * <p><b>Why a mapping.</b> The whole archive is mapped once ({@link FileChannel#map} in a shared {@link Arena}).
  * A read is then a memory copy with no system call and no lock, where {@code ZipFile} takes a lock around
  * {@code seek} and {@code read} of one {@code RandomAccessFile}, so its readers queue. Stored entries can be handed
- * out with no copy at all ({@link #mappedBytes}), and deflated entries are inflated straight from the mapped bytes.
- * Positional reads ({@code pread}) would also be lock-free, but would copy every compressed byte once more into a
- * buffer before inflating and could not offer the zero-copy view.
+ * out with no copy at all ({@link #mappedBytes}). Positional reads ({@code pread}) would also be lock-free, but cost a
+ * system call per piece read and could not offer the zero-copy view.
+ *
+ * <p><b>Truncation by another process.</b> A mapped file that shrinks loses pages, and touching one raises SIGBUS.
+ * Native code never reads the mapping here: compressed bytes are copied into a pooled 64 KiB buffer by Java code
+ * before the inflater sees them, and CRC-32s are computed from copies. The JVM turns SIGBUS in such a copy into an
+ * error, which becomes a {@link ZipException} naming the archive, the entry and the file offset. So reading,
+ * verifying or extracting an archive that is cut meanwhile fails with an {@link IOException}, never a crash. The one
+ * exception is the zero-copy view of {@link #mappedBytes}, which is the mapping itself.
  *
  * <p><b>The central directory</b> is parsed once at open into compact immutable tables (parallel arrays, one byte
  * table of names, a hash index), not one object per entry. {@link Entry} objects are made on demand and are light.
  * Zip64 archives, data descriptors, archive comments, UTF-8 names (flag bit 11) and legacy names (code page 437, or
  * the charset given to {@link #open(Path, Charset)}) are read, as are archives with something prepended (a launcher
- * script, a self-extractor): their offsets are taken relative to where the archive really starts.
+ * script, a self-extractor): their offsets are taken relative to where the archive really starts. A legacy name that
+ * comes with an Info-ZIP Unicode Path extra field (0x7075, which 7-Zip and WinZip write) is replaced by that field's
+ * UTF-8 name, if the field's CRC-32 matches the legacy name (a tool that renamed the entry may have left a stale one).
  *
  * <p><b>Errors</b> in the archive are {@link ZipException}s naming the archive, the entry and the offset. Open
  * refuses structural damage: a central directory that is cut short or points outside the file, entries whose data
- * overlap (the "overlapping files" zip bomb), counts and sizes that cannot fit. An entry's own problems (unsupported
- * method, encryption, a size deflate cannot produce from its compressed size, a bad CRC) surface when it is read.
+ * overlap (the "overlapping files" zip bomb), compressed sizes that run past the end of the data, counts and sizes
+ * that cannot fit or that disagree, and end records that describe nothing checkable (bytes that merely end like an
+ * archive are not opened as an empty one). An entry's own problems (unsupported method, encryption, a size deflate
+ * cannot produce from its compressed size, a bad CRC) surface when it is read.
  *
  * <p><b>Threads and closing.</b> Every method may be called from any thread. {@link #close()} may run while other
- * threads read: they get {@link ClosedChannelException} (an {@link IOException}), never a crash; close waits for reads
- * that are inside native code (the inflater, the CRC) to leave the mapping. As with any memory-mapped file, the
- * archive must not be truncated by another process while open: a lost page is a SIGBUS, which Sluice turns into an
- * {@link IOException} for its own copies but which would end the JVM inside the native inflater.
+ * threads read: they get {@link ClosedChannelException} (an {@link IOException}), never a crash. Entries of any size
+ * (Zip64, 2 GiB and more) can be streamed, verified and extracted; only {@link #readAllBytes} and
+ * {@link #mappedBytes} are limited to what one array or buffer holds.
  */
 public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZipFile.Entry> {
     private final Path path;
@@ -76,7 +88,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     /** Null when the archive is a segment given by the caller (tests, fuzzing), which owns its memory. */
     private final Arena arena;
     private final CentralDirectory cen;
-    private final InflaterPool inflaters;
+    private final ScratchPool scratches;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean closed;
 
@@ -88,12 +100,18 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         this.arena = arena;
         try {
             this.cen = CentralDirectory.parse(file, name, legacyCharset);
+            surfaceFaults();
         } catch (IndexOutOfBoundsException e) {
             // Every read is checked before it is made, so this is a bug; but a bug must still not escape as a
             // stranger exception than the damage that caused it.
             throw ZipErrors.withCause(ZipErrors.archive(name, 0, "damaged archive: " + e.getMessage()), e);
+        } catch (InternalError e) {
+            // Where the file ends now is where the lost pages begin.
+            throw ZipErrors.withCause(ZipErrors.archive(name, Math.max(0, sizeNow()), "reading the central directory"
+                    + " failed: the archive was cut by another process while it was being opened (SIGBUS)"
+                    + cutSizes()), e);
         }
-        this.inflaters = new InflaterPool(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+        this.scratches = new ScratchPool(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
     }
 
     /**
@@ -154,7 +172,12 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         return cen.count;
     }
 
-    /** The archive comment, or null when there is none; decoded as UTF-8, as the JDK does. */
+    /**
+     * The archive comment, or null when there is none; decoded as UTF-8, as the JDK does.
+     *
+     * @throws IllegalStateException if the archive is closed
+     * @throws UncheckedIOException wrapping a {@link ZipException} if another process cut the archive short
+     */
     public String getComment() {
         int len = cen.end.commentLength();
         if (len == 0) {
@@ -226,8 +249,9 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     // ---------------------------------------------------------------- reading entries
 
     /**
-     * A stream of the entry's uncompressed bytes. Its CRC-32 and size are checked in the call that delivers the last
-     * byte, which then throws {@link ZipException} on a mismatch.
+     * A stream of the entry's uncompressed bytes, of any size. Its CRC-32 and size are checked in the call that
+     * delivers the last byte, which then throws {@link ZipException} on a mismatch. A read that meets the end of an
+     * archive cut short by another process throws {@link ZipException} too.
      *
      * @throws ZipException if the entry cannot be read (unsupported method, encryption, damage)
      * @throws ClosedChannelException if the archive is closed
@@ -249,10 +273,10 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     }
 
     /**
-     * Reads the entry through and checks its CRC-32 and size, keeping nothing: a stored entry's CRC is computed
-     * straight from the mapping.
+     * Reads the entry through and checks its CRC-32 and size, keeping nothing: the bytes pass through a pooled
+     * 64 KiB buffer, whatever the entry's size.
      *
-     * @throws ZipException naming the entry and what is wrong with it
+     * @throws ZipException naming the entry and what is wrong with it, or that the archive was cut short meanwhile
      * @throws ClosedChannelException if the archive is closed
      */
     public void verify(Entry entry) throws IOException {
@@ -266,7 +290,13 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      * not checked (use {@link #verify}). The view is valid until the archive is closed; after that, reading it
      * throws {@link IllegalStateException}.
      *
-     * @throws IllegalArgumentException if the entry is not stored
+     * <p>The view is the mapping itself, so the rule of every memory-mapped file applies to it: if another process
+     * truncates the archive, reading a lost page from Java code throws {@link InternalError} (possibly a little
+     * later than the read), and native code given the view (a channel write, a checksum) can end the JVM. Every
+     * other method of this class copies out of the mapping first and reports a truncation as a {@link ZipException}.
+     *
+     * @throws IllegalArgumentException if the entry is not stored, or is 2 GiB or larger, more than a
+     *                                  {@code ByteBuffer} can hold
      * @throws ZipException if the entry's local header is damaged
      */
     public ByteBuffer mappedBytes(Entry entry) throws IOException {
@@ -275,7 +305,12 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             throw new IllegalArgumentException("entry '" + entry.getName() + "' is compressed (method "
                     + cen.method(i) + "), so there is no view of its bytes; use getInputStream or readAllBytes");
         }
-        return data(i).asReadOnly().asByteBuffer();
+        long size = cen.compressedSizes[i];
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("entry '" + entry.getName() + "' has " + size
+                    + " bytes, more than a ByteBuffer can view; use getInputStream");
+        }
+        return file.asSlice(dataStart(i), size).asReadOnly().asByteBuffer();
     }
 
     /**
@@ -303,8 +338,8 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
 
     /**
      * Closes the archive and unmaps it. Reads in progress on other threads end with
-     * {@link ClosedChannelException}; this call waits for those inside native code to leave the mapping. Closing
-     * twice does nothing.
+     * {@link ClosedChannelException}. If a caller's native I/O is using a {@link #mappedBytes} view (a channel
+     * writing it, say), this call waits for that to finish. Closing twice does nothing.
      */
     @Override
     public void close() {
@@ -312,7 +347,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             return;
         }
         closed = true;
-        inflaters.close();
+        scratches.close();
         if (arena == null) {
             return;
         }
@@ -320,8 +355,10 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         for (;;) {
             try {
                 // A shared arena closes only after a handshake with every thread: a thread copying from the mapping
-                // gets IllegalStateException. A native call (inflate, CRC) holds the arena and makes close throw
-                // instead; new ones cannot start since the flag above is set, so retrying ends soon.
+                // gets IllegalStateException. Our own reads never pass the mapping to native code, but a caller's
+                // native I/O on a mappedBytes view (FileChannel.write, say) acquires the arena for its duration and
+                // makes close throw instead; new views cannot be made once the flag above is set, so retrying ends
+                // when those calls return.
                 arena.close();
                 break;
             } catch (IllegalStateException busy) {
@@ -353,8 +390,8 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         return cen;
     }
 
-    InflaterPool inflaters() {
-        return inflaters;
+    ScratchPool scratches() {
+        return scratches;
     }
 
     String entryName(int i) {
@@ -390,11 +427,15 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             throw entryError(i, "uses compression method " + method + ", which is not supported (only 0, stored, "
                     + "and 8, deflated)");
         }
-        return new EntryStream(this, i, data(i), size, cen.crcs[i], method == DEFLATED);
+        long start = dataStart(i);
+        return new EntryStream(this, i, file.asSlice(start, csize), start, size, cen.crcs[i], method == DEFLATED);
     }
 
-    /** Entry i's compressed bytes, after checking its local header and that they stay within the entry's room. */
-    private MemorySegment data(int i) throws IOException {
+    /**
+     * Where entry i's compressed bytes start in the file, after checking its local header and that they stay within
+     * the entry's room.
+     */
+    private long dataStart(int i) throws IOException {
         ensureOpen();
         long local = cen.localOffsets[i];
         long base = cen.end.base();
@@ -403,30 +444,37 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
                 throw entryError(i, "has no local header signature at its offset");
             }
             long start = local + LOCHDR + u16(file, local + LOCNAM) + u16(file, local + LOCEXT);
+            surfaceFaults();
             long end = start + cen.compressedSizes[i];
             if (end > cen.dataLimit(i)) {
                 throw entryError(i, "data (" + cen.compressedSizes[i] + " bytes from offset " + (start - base)
                         + ") runs past " + (cen.dataLimit(i) - base) + ", where the next record starts");
             }
-            return file.asSlice(start, cen.compressedSizes[i]);
+            return start;
         } catch (IllegalStateException e) {
             throw closedOr(e);
         } catch (InternalError e) {
-            throw truncatedUnderUs(i, e);
+            throw cutUnderUs(i, local, LOCHDR, e);
         }
     }
 
+    /** A copy of the archive's bytes at {@code position}; for comments, which come with no IOException. */
     private byte[] bytes(long position, int length) {
         ensureOpenUnchecked();
         try {
             byte[] b = new byte[length];
             MemorySegment.copy(file, ValueLayout.JAVA_BYTE, position, b, 0, length);
+            surfaceFaults();
             return b;
         } catch (IllegalStateException e) {
             if (closed) {
                 throw new IllegalStateException("zip archive closed: " + name, e);
             }
             throw e;
+        } catch (InternalError e) {
+            throw new UncheckedIOException(ZipErrors.withCause(ZipErrors.archive(name, position, "reading "
+                    + length + " bytes failed: the archive was cut by another process while mapped (SIGBUS)"
+                    + cutSizes()), e));
         }
     }
 
@@ -452,9 +500,41 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         throw e;
     }
 
-    IOException truncatedUnderUs(int i, InternalError e) {
-        return ZipErrors.withCause(entryError(i, "the archive was truncated by another process while mapped"
-                + " (SIGBUS)"), e);
+    /**
+     * The failure for a fault (SIGBUS) while reading {@code length} bytes at file position {@code position} for
+     * entry i: the file lost those pages, so another process cut it while it was mapped.
+     */
+    ZipException cutUnderUs(int i, long position, long length, InternalError e) {
+        return ZipErrors.withCause(entryError(i, "reading " + length + " bytes at file offset " + position
+                + " failed: the archive was cut by another process while mapped (SIGBUS)" + cutSizes()), e);
+    }
+
+    /** For messages about a file cut under the mapping: its size now and when it was mapped, if known. */
+    private String cutSizes() {
+        long now = sizeNow();
+        return now < 0 ? "" : "; it is now " + now + " bytes, it was " + file.byteSize();
+    }
+
+    /** The archive's size now, or -1 if unknown. */
+    private long sizeNow() {
+        if (path == null) {
+            return -1;
+        }
+        try {
+            return Files.size(path);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Makes a fault in a read of the mapping that just happened surface here. HotSpot turns SIGBUS in Java code's
+     * access to a mapping into an {@link InternalError}, but delivers it at the thread's next safepoint poll, which in
+     * compiled code can come after the reading method (and its catch) has been left, in the caller's code. A native
+     * method polls as it returns; {@code holdsLock} is one of the cheapest, and has no effect.
+     */
+    static void surfaceFaults() {
+        Thread.holdsLock(ConcurrentZipFile.class);
     }
 
     ZipException entryError(int i, String what) {
@@ -553,17 +633,21 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
          * The entry's comment, or null if it has none.
          *
          * @throws IllegalStateException if the archive is closed
+         * @throws UncheckedIOException wrapping a {@link ZipException} if another process cut the archive short
          */
         public String getComment() {
             CentralDirectory cen = zip.cen;
             long header = cen.headerPositions[index];
-            int commentLen = u16(zip.file, header + ZipLayout.CENCOM);
+            // Read through a copy, like every access after open, so that a cut archive is an exception here too.
+            ByteBuffer h = ByteBuffer.wrap(zip.bytes(header, ZipLayout.CENHDR)).order(ByteOrder.LITTLE_ENDIAN);
+            int commentLen = Short.toUnsignedInt(h.getShort(ZipLayout.CENCOM));
             if (commentLen == 0) {
                 return null;
             }
-            long at = header + ZipLayout.CENHDR + cen.nameLength(index) + u16(zip.file, header + ZipLayout.CENEXT);
-            byte[] b = zip.bytes(at, commentLen);
-            return cen.decode(index, b, 0, b.length);
+            // The raw name's length: the name in the table may be a longer Unicode Path.
+            long at = header + ZipLayout.CENHDR + Short.toUnsignedInt(h.getShort(ZipLayout.CENNAM))
+                    + Short.toUnsignedInt(h.getShort(ZipLayout.CENEXT));
+            return cen.comment(index, zip.bytes(at, commentLen));
         }
 
         @Override

@@ -8,6 +8,7 @@ import static io.sluice.zip.ZipLayout.ENDHDR;
 import static io.sluice.zip.ZipLayout.ENDOFF;
 import static io.sluice.zip.ZipLayout.ENDSIG;
 import static io.sluice.zip.ZipLayout.ENDSIZ;
+import static io.sluice.zip.ZipLayout.ENDSUB;
 import static io.sluice.zip.ZipLayout.ENDTOT;
 import static io.sluice.zip.ZipLayout.MAX_COMMENT;
 import static io.sluice.zip.ZipLayout.ZIP64_ENDDCD;
@@ -16,6 +17,7 @@ import static io.sluice.zip.ZipLayout.ZIP64_ENDHDR;
 import static io.sluice.zip.ZipLayout.ZIP64_ENDOFF;
 import static io.sluice.zip.ZipLayout.ZIP64_ENDSIG;
 import static io.sluice.zip.ZipLayout.ZIP64_ENDSIZ;
+import static io.sluice.zip.ZipLayout.ZIP64_ENDSUB;
 import static io.sluice.zip.ZipLayout.ZIP64_ENDTOT;
 import static io.sluice.zip.ZipLayout.ZIP64_LOCHDR;
 import static io.sluice.zip.ZipLayout.ZIP64_LOCOFF;
@@ -91,6 +93,7 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
         int commentLength = (int) Math.min(u16(f, pos + ENDCOM), size - pos - ENDHDR);
         long disk = u16(f, pos + ENDDSK);
         long cenDisk = u16(f, pos + ENDDCD);
+        long entriesHere = u16(f, pos + ENDSUB);
         long entries = u16(f, pos + ENDTOT);
         long cenSize = u32(f, pos + ENDSIZ);
         long cenOffset = u32(f, pos + ENDOFF);
@@ -98,31 +101,50 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
         boolean zip64 = false;
         long locator = pos - ZIP64_LOCHDR;
         if (locator >= 0 && f.get(ZipLayout.U32, locator) == ZIP64_LOCSIG) {
-            long record = zip64Record(f, archive, locator);
-            zip64 = true;
-            cenEnd = record;
-            if (disk == ZIP64_MAGIC16) {
-                disk = u32(f, record + ZIP64_ENDDSK);
+            long record = zip64Record(f, locator);
+            boolean needed = disk == ZIP64_MAGIC16 || cenDisk == ZIP64_MAGIC16 || entriesHere == ZIP64_MAGIC16
+                    || entries == ZIP64_MAGIC16 || cenSize == ZIP64_MAGIC32 || cenOffset == ZIP64_MAGIC32;
+            if (record < 0 && needed) {
+                throw ZipErrors.archive(archive, locator, "Zip64 locator points to offset "
+                        + u64(f, locator + ZIP64_LOCOFF) + ", where there is no Zip64 end record");
             }
-            if (cenDisk == ZIP64_MAGIC16) {
-                cenDisk = u32(f, record + ZIP64_ENDDCD);
-            }
-            if (entries == ZIP64_MAGIC16) {
-                entries = u64(f, record + ZIP64_ENDTOT);
-            }
-            if (cenSize == ZIP64_MAGIC32) {
-                cenSize = u64(f, record + ZIP64_ENDSIZ);
-            }
-            if (cenOffset == ZIP64_MAGIC32) {
-                cenOffset = u64(f, record + ZIP64_ENDOFF);
+            // With no record there and no field asking for one, the signature is a coincidence (the tail of the last
+            // entry's name, say) and the end record stands alone.
+            if (record >= 0) {
+                zip64 = true;
+                cenEnd = record;
+                if (disk == ZIP64_MAGIC16) {
+                    disk = u32(f, record + ZIP64_ENDDSK);
+                }
+                if (cenDisk == ZIP64_MAGIC16) {
+                    cenDisk = u32(f, record + ZIP64_ENDDCD);
+                }
+                if (entriesHere == ZIP64_MAGIC16) {
+                    entriesHere = u64(f, record + ZIP64_ENDSUB);
+                }
+                if (entries == ZIP64_MAGIC16) {
+                    entries = u64(f, record + ZIP64_ENDTOT);
+                }
+                if (cenSize == ZIP64_MAGIC32) {
+                    cenSize = u64(f, record + ZIP64_ENDSIZ);
+                }
+                if (cenOffset == ZIP64_MAGIC32) {
+                    cenOffset = u64(f, record + ZIP64_ENDOFF);
+                }
             }
         }
         if (disk != 0 || cenDisk != 0) {
             throw ZipErrors.archive(archive, pos, "archive is split over several disks (this is disk " + disk
                     + "), which is not supported");
         }
-        if (entries < 0 || cenSize < 0 || cenOffset < 0) {
+        if (entries < 0 || entriesHere < 0 || cenSize < 0 || cenOffset < 0) {
             throw ZipErrors.archive(archive, pos, "Zip64 end record has an entry count, size or offset above 2^63");
+        }
+        if (entriesHere != entries) {
+            // On the one disk of an archive both counts are the same; bytes that merely look like an end record
+            // rarely agree.
+            throw ZipErrors.archive(archive, pos, "the end record declares " + entries + " entries in all but "
+                    + entriesHere + " on this disk, which is the only one");
         }
         long cenStart = cenEnd - cenSize;
         if (cenStart < 0) {
@@ -142,15 +164,21 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
             throw ZipErrors.archive(archive, cenStart, "no central directory where the end record at " + pos
                     + " says it starts");
         }
+        if (cenSize == 0 && base > 0) {
+            // An empty directory confirms nothing: taking the bytes before it as a prepended launcher would open any
+            // file that ends in something like an end record (zeros, say) as an empty archive.
+            throw ZipErrors.archive(archive, pos, "not a zip archive: the end record declares no entries, and puts"
+                    + " the central directory at offset " + cenOffset + " where it really is at " + cenStart);
+        }
         return new EndRecord(pos, cenStart, cenSize, entries, base, zip64, pos + ENDHDR, commentLength);
     }
 
     /**
-     * The Zip64 end record the locator at {@code locator} points to. Its stored offset counts from the start of
-     * the archive, so with a prefix it is short; the record normally sits right before the locator, which is where
-     * it is looked for when the stored offset misses.
+     * The Zip64 end record the locator at {@code locator} points to, or -1 if there is none. Its stored offset counts
+     * from the start of the archive, so with a prefix it is short; the record normally sits right before the
+     * locator, which is where it is looked for when the stored offset misses.
      */
-    private static long zip64Record(MemorySegment f, String archive, long locator) throws ZipException {
+    private static long zip64Record(MemorySegment f, long locator) {
         long stored = u64(f, locator + ZIP64_LOCOFF);
         if (stored >= 0 && stored <= locator - ZIP64_ENDHDR && f.get(ZipLayout.U32, stored) == ZIP64_ENDSIG) {
             return stored;
@@ -159,7 +187,6 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
         if (adjacent >= 0 && f.get(ZipLayout.U32, adjacent) == ZIP64_ENDSIG) {
             return adjacent;
         }
-        throw ZipErrors.archive(archive, locator, "Zip64 locator points to offset " + stored
-                + ", where there is no Zip64 end record");
+        return -1;
     }
 }

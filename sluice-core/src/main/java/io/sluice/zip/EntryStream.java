@@ -11,49 +11,61 @@ import java.util.zip.Inflater;
 import java.util.zip.ZipException;
 
 /**
- * The bytes of one entry, read from the mapped archive: copied for stored entries, inflated straight from the mapped
- * compressed bytes for deflated ones (the inflater reads the mapping through a direct buffer, so compressed bytes
- * are never copied to the heap).
+ * The bytes of one entry, read from the mapped archive: copied for stored entries, inflated for deflated ones.
+ *
+ * <p><b>Native code never reads the mapping.</b> If another process truncates the archive, touching a lost page
+ * raises SIGBUS. In a copy made by Java code the JVM turns that into an {@link InternalError}, which becomes a
+ * {@link ZipException} here; inside zlib or the CRC-32 routine it kills the JVM. So compressed bytes are copied out
+ * of the mapping into a pooled 64 KiB {@link ScratchPool.Scratch scratch} buffer, 64 KiB at a time, and the inflater
+ * reads that; a stored entry is copied into the caller's array (or, to {@linkplain #drain() verify} it, into the
+ * scratch buffer) and the CRC-32 is computed from the copy. The copy costs a pass over data that is then in cache.
  *
  * <p>The CRC-32 and the size are checked as the last byte is delivered, in the same call, so a caller that reads
- * exactly the entry's size sees a mismatch as a {@link ZipException} without reading on to end of stream.
+ * exactly the entry's size sees a mismatch as a {@link ZipException} without reading on to end of stream. Entries
+ * of any size can be streamed; only {@link #readAllBytes()} is limited to what fits in one array.
  *
  * <p>Not thread-safe, like any {@link InputStream}; each reader opens its own.
  */
 final class EntryStream extends InputStream {
     /** Consecutive calls that make no progress before the data is declared broken, so a bad stream cannot spin. */
     private static final int MAX_STALLS = 8;
-    private static final int SCRATCH = 64 * 1024;
 
     private final ConcurrentZipFile zip;
     private final int index;
+    /** The entry's compressed bytes: a slice of the mapping. */
     private final MemorySegment data;
+    /** Where {@link #data} starts in the file, for messages. */
+    private final long dataPosition;
     private final long size;
     private final int expectedCrc;
     private final CRC32 crc = new CRC32();
+    /** Claimed from the archive's pool while needed: from the start for a deflated entry, by {@link #drain()}. */
+    private ScratchPool.Scratch scratch;
+    /** The scratch's inflater, or null for a stored entry. */
     private Inflater inflater;
+    /** Compressed bytes handed to the inflater so far, the position in {@link #data} of the next copy. */
+    private long fed;
     /** For {@link #read()} and for probing the end of a deflate stream, so neither allocates. */
     private final byte[] one = new byte[1];
     /** Bytes delivered so far; for a stored entry also the position in {@link #data}. */
     private long produced;
+    /** The last copy out of the mapping, to name where a late-reported SIGBUS happened. */
+    private long lastCopyAt;
+    private int lastCopyLength;
     private boolean done;
     private boolean closed;
 
-    EntryStream(ConcurrentZipFile zip, int index, MemorySegment data, long size, int expectedCrc, boolean deflated)
-            throws IOException {
+    EntryStream(ConcurrentZipFile zip, int index, MemorySegment data, long dataPosition, long size, int expectedCrc,
+            boolean deflated) {
         this.zip = zip;
         this.index = index;
         this.data = data;
+        this.dataPosition = dataPosition;
         this.size = size;
         this.expectedCrc = expectedCrc;
         if (deflated) {
-            inflater = zip.inflaters().claim();
-            try {
-                inflater.setInput(data.asByteBuffer());
-            } catch (IllegalStateException e) {
-                release();
-                throw zip.closedOr(e);
-            }
+            scratch = zip.scratches().claim();
+            inflater = scratch.inflater();
         }
     }
 
@@ -89,6 +101,8 @@ final class EntryStream extends InputStream {
             return n;
         } catch (IllegalStateException e) {
             throw zip.closedOr(e);
+        } catch (InternalError e) {
+            throw lostPages(e);
         }
     }
 
@@ -98,18 +112,51 @@ final class EntryStream extends InputStream {
             finish();
             return -1;
         }
-        try {
-            MemorySegment.copy(data, ValueLayout.JAVA_BYTE, produced, b, off, n);
-        } catch (InternalError e) {
-            throw zip.truncatedUnderUs(index, e);
-        }
+        copyOut(produced, b, off, n);
         return n;
+    }
+
+    /**
+     * Copies {@code n} bytes at {@code from} in the entry's data into {@code dst}. This copy, made by Java code, is
+     * the only place the entry's bytes are read from the mapping, so a page lost to truncation faults here, where the
+     * JVM can report it, and never in native code.
+     */
+    private void copyOut(long from, byte[] dst, int off, int n) throws IOException {
+        lastCopyAt = from;
+        lastCopyLength = n;
+        try {
+            MemorySegment.copy(data, ValueLayout.JAVA_BYTE, from, dst, off, n);
+            // Here, in the copy that caused it, and not later in the caller's code.
+            ConcurrentZipFile.surfaceFaults();
+        } catch (InternalError e) {
+            throw lostPages(e);
+        }
+    }
+
+    private ZipException lostPages(InternalError e) {
+        return zip.cutUnderUs(index, dataPosition + lastCopyAt, lastCopyLength, e);
+    }
+
+    /** Hands the inflater the next piece of compressed data, copied out of the mapping. */
+    private void refill() throws IOException {
+        int n = (int) Math.min(scratch.buffer.length, data.byteSize() - fed);
+        copyOut(fed, scratch.buffer, 0, n);
+        inflater.setInput(scratch.buffer, 0, n);
+        fed += n;
+    }
+
+    /** Whether the inflater has used its input and more compressed data is left to give it. */
+    private boolean wantsInput() {
+        return inflater.needsInput() && fed < data.byteSize();
     }
 
     private int inflate(byte[] b, int off, int len) throws IOException {
         int stalls = 0;
         for (;;) {
             zip.ensureOpen();
+            if (wantsInput()) {
+                refill();
+            }
             int n;
             try {
                 n = inflater.inflate(b, off, len);
@@ -131,6 +178,9 @@ final class EntryStream extends InputStream {
                 throw zip.entryError(index, "deflate data asks for a preset dictionary, which zip entries cannot have");
             }
             if (inflater.needsInput()) {
+                if (fed < data.byteSize()) {
+                    continue; // used a piece of input without output (block headers, say): the next piece follows
+                }
                 throw zip.entryError(index, "compressed data ends after " + inflater.getBytesRead()
                         + " bytes, before the deflate stream does (" + produced + " of " + size + " bytes inflated)");
             }
@@ -145,20 +195,31 @@ final class EntryStream extends InputStream {
     }
 
     /**
-     * All {@code size} bytes are out: the deflate stream must end here and the CRC must match. The inflater is
-     * returned to the pool at once, since a caller may never read on to -1 or close the stream.
+     * All {@code size} bytes are out: the deflate stream must end here and the CRC must match. The scratch (and its
+     * inflater) goes back to the pool at once, since a caller may never read on to -1 or close the stream.
      */
     private void finish() throws IOException {
-        if (inflater != null && !inflater.finished()) {
-            // The end-of-block code may still be unread: one more call with room for a byte must produce nothing.
-            try {
+        if (inflater != null) {
+            // The end-of-block code may still be unread: calls with room for a byte must reach the end of the stream
+            // without producing anything.
+            int stalls = 0;
+            while (!inflater.finished() && stalls < MAX_STALLS) {
                 zip.ensureOpen();
-                if (inflater.inflate(one, 0, 1) > 0) {
-                    throw tooLong();
+                boolean refilled = wantsInput();
+                if (refilled) {
+                    refill();
                 }
-            } catch (DataFormatException e) {
-                throw ZipErrors.withCause(zip.entryError(index, "invalid deflate data at the end: "
-                        + e.getMessage()), e);
+                try {
+                    if (inflater.inflate(one, 0, 1) > 0) {
+                        throw tooLong();
+                    }
+                } catch (DataFormatException e) {
+                    throw ZipErrors.withCause(zip.entryError(index, "invalid deflate data at the end: "
+                            + e.getMessage()), e);
+                }
+                if (!refilled) {
+                    stalls++;
+                }
             }
             if (!inflater.finished()) {
                 throw zip.entryError(index, "deflate stream does not end after the declared " + size + " bytes");
@@ -177,8 +238,8 @@ final class EntryStream extends InputStream {
     }
 
     /**
-     * The rest of the entry in one array of exactly the right size: one copy for a stored entry, one inflate call
-     * for a deflated one, instead of the default's growing buffers.
+     * The rest of the entry in one array of exactly the right size: one copy for a stored entry, instead of the
+     * default's growing buffers.
      */
     @Override
     public byte[] readAllBytes() throws IOException {
@@ -204,29 +265,40 @@ final class EntryStream extends InputStream {
     }
 
     /**
-     * Reads and checks the rest of the entry without keeping it: a stored entry's CRC is computed straight from
-     * the mapping, a deflated one is inflated through a small scratch buffer.
+     * Reads and checks the rest of the entry without keeping it, through the scratch buffer: a stored entry is
+     * copied into it a piece at a time for the CRC, a deflated one is inflated into it.
      */
     void drain() throws IOException {
         ensureOpen();
         if (done) {
             return;
         }
-        if (inflater == null) {
-            try {
-                crc.update(data.asSlice(produced).asByteBuffer());
-            } catch (IllegalStateException e) {
-                throw zip.closedOr(e);
-            } catch (InternalError e) {
-                throw zip.truncatedUnderUs(index, e);
+        if (inflater != null) {
+            // The call that delivers the last byte hands the scratch back to the pool, after its last use of out;
+            // the next call only returns -1.
+            byte[] out = scratch.output();
+            while (read(out, 0, out.length) >= 0) {
+                // the CRC is updated and checked by read
             }
-            produced = size;
-            finish();
             return;
         }
-        byte[] scratch = new byte[(int) Math.max(1, Math.min(SCRATCH, size - produced + 1))];
-        while (read(scratch, 0, scratch.length) >= 0) {
-            // the CRC is updated and checked by read
+        if (scratch == null) {
+            scratch = zip.scratches().claim();
+        }
+        byte[] buf = scratch.buffer;
+        try {
+            while (produced < size) {
+                zip.ensureOpen();
+                int n = (int) Math.min(buf.length, size - produced);
+                copyOut(produced, buf, 0, n);
+                crc.update(buf, 0, n);
+                produced += n;
+            }
+            finish();
+        } catch (IllegalStateException e) {
+            throw zip.closedOr(e);
+        } catch (InternalError e) {
+            throw lostPages(e);
         }
     }
 
@@ -243,8 +315,9 @@ final class EntryStream extends InputStream {
     }
 
     private void release() {
-        if (inflater != null) {
-            zip.inflaters().release(inflater);
+        if (scratch != null) {
+            zip.scratches().release(scratch);
+            scratch = null;
             inflater = null;
         }
     }

@@ -57,6 +57,7 @@ final class ZipLayout {
     static final int ENDHDR = 22;
     static final int ENDDSK = 4;
     static final int ENDDCD = 6;
+    static final int ENDSUB = 8;
     static final int ENDTOT = 10;
     static final int ENDSIZ = 12;
     static final int ENDOFF = 16;
@@ -74,12 +75,18 @@ final class ZipLayout {
     static final int ZIP64_ENDHDR = 56;
     static final int ZIP64_ENDDSK = 16;
     static final int ZIP64_ENDDCD = 20;
+    static final int ZIP64_ENDSUB = 24;
     static final int ZIP64_ENDTOT = 32;
     static final int ZIP64_ENDSIZ = 40;
     static final int ZIP64_ENDOFF = 48;
 
     /** Extra field header id of the Zip64 extended information (4.5.3). */
     static final int ZIP64_EXTRA = 0x0001;
+    /**
+     * Extra field header id of the Info-ZIP Unicode Path (4.6.9): a version byte (1), the CRC-32 of the header's own
+     * name, then the name in UTF-8.
+     */
+    static final int UNICODE_PATH_EXTRA = 0x7075;
     /** A 16-bit field set to this means "see the Zip64 record". */
     static final int ZIP64_MAGIC16 = 0xFFFF;
     /** A 32-bit field set to this means "see the Zip64 record or extra field". */

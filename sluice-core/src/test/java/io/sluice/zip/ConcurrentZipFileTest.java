@@ -228,6 +228,52 @@ class ConcurrentZipFileTest {
     }
 
     @Test
+    void readsTheInfoZipUnicodePathWhenItMatchesTheRawName() throws IOException {
+        // 7-Zip and WinZip write a legacy name and beside it, in extra field 0x7075, the real one in UTF-8 with the
+        // CRC-32 of the legacy name. The real name here is not what CP437 makes of the raw bytes.
+        byte[] raw = {'c', 'a', 'f', (byte) 0x82, '.', 't', 'x', 't'};
+        byte[] renamed = "renamed.txt".getBytes(StandardCharsets.US_ASCII);
+        ZipBuilder.Built b = new ZipBuilder()
+                .addWithExtra(raw, false, new byte[] {1}, ZipBuilder.unicodePath(1, raw, "Café-名前.txt"))
+                // A tool renamed this entry and left the old field: its CRC is of another name, so it is ignored.
+                .addWithExtra(renamed, false, new byte[] {2}, ZipBuilder.unicodePath(1, raw, "stale.txt"))
+                // An unknown version is ignored too.
+                .addWithExtra(raw.clone(), false, new byte[] {3}, ZipBuilder.unicodePath(2, raw, "v2.txt"))
+                .add("after.txt", new byte[] {4}, STORED).comment("c").build();
+        Path p = Files.write(dir.resolve("unicode.zip"), b.bytes());
+        try (ConcurrentZipFile zip = ConcurrentZipFile.open(p)) {
+            assertEquals(List.of("Café-名前.txt", "renamed.txt", "café.txt", "after.txt"),
+                    zip.stream().map(ConcurrentZipFile.Entry::getName).toList());
+            assertArrayEquals(new byte[] {1}, zip.readAllBytes(zip.getEntry("Café-名前.txt")));
+            assertArrayEquals(new byte[] {2}, zip.readAllBytes(zip.getEntry("renamed.txt")));
+            assertArrayEquals(new byte[] {3}, zip.readAllBytes(zip.getEntry("café.txt")));
+            assertArrayEquals(new byte[] {4}, zip.readAllBytes(zip.getEntry("after.txt")));
+            assertNull(zip.getEntry("stale.txt"));
+            assertEquals(0, zip.getEntry("Café-名前.txt").getFlags() & (1 << 11), "the flags are the archive's");
+        }
+    }
+
+    @Test
+    void aZip64LocatorSignatureInTheLastNameIsNotTakenForOne() throws IOException {
+        // The end record follows the last central directory header's name, so a name ending in "PK\6\7" and 16 more
+        // bytes puts a Zip64 locator signature exactly where a locator would be.
+        String name = "data/PK\u0006\u00070123456789abcdef";
+        ZipBuilder.Built b = new ZipBuilder().add("first.txt", text(500, 1), DEFLATED).add(name, new byte[] {7}, STORED)
+                .build();
+        assertEquals(0x07064b50, b.le().getInt((int) b.endRecord() - 20), "the signature is where a locator goes");
+        Path p = Files.write(dir.resolve("sig.zip"), b.bytes());
+        assertSameAsJdk(p);
+        try (ConcurrentZipFile zip = ConcurrentZipFile.open(p)) {
+            assertArrayEquals(new byte[] {7}, zip.readAllBytes(zip.getEntry(name)));
+        }
+        // But when the end record's fields defer to a Zip64 record, a locator leading nowhere is still an error.
+        b.putShort(b.endRecord() + 8, 0xFFFF).putShort(b.endRecord() + 10, 0xFFFF);
+        Path q = Files.write(dir.resolve("sig64.zip"), b.bytes());
+        assertMessage(q + ": at offset " + (b.endRecord() - 20), "no Zip64 end record",
+                assertThrows(ZipException.class, () -> ConcurrentZipFile.open(q)));
+    }
+
+    @Test
     void readsEntryCommentsAndUnixModes() throws IOException {
         Path p = Files.write(dir.resolve("c.zip"), new ZipBuilder().addWithComment("a", new byte[] {1}, "note")
                 .addUnix("link", "target".getBytes(StandardCharsets.UTF_8), 0120777)

@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -113,6 +115,53 @@ class DamagedArchiveTest {
     }
 
     @Test
+    void anAbsurdCompressedSizeIsReportedAsSuchNotAsAnOverlap() throws IOException {
+        ZipBuilder.Built b = sample();
+        long dataEnd = b.cenStart();
+        b.putInt(b.cenHeaders()[2] + 20, 0x7FFF_FFF0L); // c.txt, the last entry: far past the end of the file
+        assertMessage(archive() + ": entry 'c.txt' at offset " + b.localHeaders()[2],
+                "compressed size 2147483632 runs past the end of the data at " + dataEnd, openFails(b));
+
+        b = sample();
+        b.putInt(b.cenHeaders()[0] + 20, 0xFFFF_FFF0L); // a.txt, the first: past every other entry too
+        assertMessage(archive() + ": entry 'a.txt' at offset 0",
+                "compressed size 4294967280 runs past the end of the data at " + dataEnd, openFails(b));
+    }
+
+    @Test
+    void garbageWithALyingEndRecordIsRefusedNotOpenedEmpty() throws IOException {
+        // Zeros that end in an end record of zeros: no entries, and a directory "at offset 0" that would make all
+        // the zeros before it a prepended launcher.
+        byte[] zeros = new byte[5000];
+        ByteBuffer.wrap(zeros).order(ByteOrder.LITTLE_ENDIAN).putInt(zeros.length - 22, 0x06054b50);
+        Path p = Files.write(dir.resolve("bad.zip"), zeros);
+        assertMessage(archive() + ": at offset 4978", "not a zip archive: the end record declares no entries",
+                assertThrows(ZipException.class, () -> ConcurrentZipFile.open(p).close()));
+
+        // Random bytes, an end record with no entries whose offset points into them.
+        byte[] junk = new byte[3000];
+        new SplittableRandom(7).nextBytes(junk);
+        ByteBuffer.wrap(junk).order(ByteOrder.LITTLE_ENDIAN).putInt(junk.length - 22, 0x06054b50)
+                .putInt(junk.length - 18, 0).putInt(junk.length - 14, 0).putInt(junk.length - 10, 0)
+                .putInt(junk.length - 6, 100).putShort(junk.length - 2, (short) 0);
+        Files.write(p, junk);
+        assertMessage(archive() + ": at offset 2978", "puts the central directory at offset 100",
+                assertThrows(ZipException.class, () -> ConcurrentZipFile.open(p).close()));
+
+        // The entries on this disk disagree with the total, on an archive's only disk.
+        ZipBuilder.Built b = sample();
+        b.putShort(b.endRecord() + 8, 2);
+        assertMessage(archive() + ": at offset " + b.endRecord(), "declares 3 entries in all but 2 on this disk",
+                openFails(b));
+
+        // An offset that makes the start of the file look like a prepended launcher, with no entry where it says.
+        b = sample();
+        b.putInt(b.endRecord() + 16, b.cenStart() - 7);
+        assertMessage(archive() + ": entry 'a.txt' at offset 0", "no local header at file offset 7, where the"
+                + " central directory puts the first entry", openFails(b));
+    }
+
+    @Test
     void localExtraFieldPushingDataIntoTheNextEntryIsRefusedOnRead() throws IOException {
         ZipBuilder.Built b = sample();
         b.putShort(b.localHeaders()[0] + 28, 1000);
@@ -122,18 +171,18 @@ class DamagedArchiveTest {
     @Test
     void absurdCountsAreRefusedBeforeAllocating() throws IOException {
         ZipBuilder.Built b = sample();
-        b.putShort(b.endRecord() + 10, 0xFFFE);
+        b.putShort(b.endRecord() + 8, 0xFFFE).putShort(b.endRecord() + 10, 0xFFFE);
         assertMessage(archive() + ": at offset " + b.endRecord(), "cannot fit", openFails(b));
 
         // A Zip64 count of 2^40 entries in a directory of a few hundred bytes.
         ZipBuilder.Built z = new ZipBuilder().zip64().add("a", new byte[] {1}, STORED).build();
         long z64 = z.endRecord() - 20 - 56;
-        z.putLong(z64 + 32, 1L << 40);
+        z.putLong(z64 + 24, 1L << 40).putLong(z64 + 32, 1L << 40);
         assertMessage(archive() + ": at offset ", "cannot fit", openFails(z));
 
         // Fewer entries declared than present.
         b = sample();
-        b.putShort(b.endRecord() + 10, 2);
+        b.putShort(b.endRecord() + 8, 2).putShort(b.endRecord() + 10, 2);
         assertMessage(archive() + ": at offset " + b.endRecord(), "declares 2 entries", openFails(b));
     }
 

@@ -19,7 +19,7 @@ final class ZipBuilder {
     static final int DEFLATED = 8;
 
     private record Item(byte[] name, byte[] data, int method, boolean utf8, boolean descriptor, int unixMode,
-                        byte[] comment) {
+                        byte[] comment, byte[] cenExtra) {
     }
 
     /** The archive and where its records are (positions in {@link #bytes}, prefix included). */
@@ -86,12 +86,27 @@ final class ZipBuilder {
 
     ZipBuilder addWithComment(String name, byte[] data, String comment) {
         items.add(new Item(name.getBytes(StandardCharsets.UTF_8), data, STORED, true, false, 0,
-                comment.getBytes(StandardCharsets.UTF_8)));
+                comment.getBytes(StandardCharsets.UTF_8), new byte[0]));
         return this;
     }
 
+    /** A stored entry with a raw name and extra fields {@code cenExtra} in its central directory header. */
+    ZipBuilder addWithExtra(byte[] name, boolean utf8, byte[] data, byte[] cenExtra) {
+        items.add(new Item(name, data, STORED, utf8, false, 0, new byte[0], cenExtra));
+        return this;
+    }
+
+    /** An Info-ZIP Unicode Path extra field (0x7075) for the raw name {@code raw}: version, CRC-32, UTF-8 name. */
+    static byte[] unicodePath(int version, byte[] raw, String name) {
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(9 + utf8.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putShort((short) 0x7075).putShort((short) (5 + utf8.length)).put((byte) version)
+                .putInt((int) crc(raw)).put(utf8);
+        return b.array();
+    }
+
     private ZipBuilder add(byte[] name, boolean utf8, byte[] data, int method, boolean descriptor, int mode) {
-        items.add(new Item(name, data, method, utf8, descriptor, mode, new byte[0]));
+        items.add(new Item(name, data, method, utf8, descriptor, mode, new byte[0], new byte[0]));
         return this;
     }
 
@@ -165,11 +180,12 @@ final class ZipBuilder {
             } else {
                 out.i32(csizes[i]).i32(it.data.length);
             }
-            out.i16(it.name.length).i16(zip64 ? 28 : 0).i16(it.comment.length).i16(0).i16(0)
+            out.i16(it.name.length).i16((zip64 ? 28 : 0) + it.cenExtra.length).i16(it.comment.length).i16(0).i16(0)
                     .i32((long) it.unixMode << 16).i32(zip64 ? 0xFFFFFFFFL : offset).bytes(it.name);
             if (zip64) {
                 out.i16(1).i16(24).i64(it.data.length).i64(csizes[i]).i64(offset);
             }
+            out.bytes(it.cenExtra);
             out.bytes(it.comment);
         }
         long cenSize = out.size() - cenStart;
