@@ -146,6 +146,26 @@ class SluiceFileTest < Minitest::Test
     end
   end
 
+  def test_each_chunk_without_a_size_chooses_one_and_delivers_every_byte_once
+    data = ALL_BYTES * 20_000 + "tail"
+    File.binwrite(path("adaptive"), data)
+    Sluice::File.open(path("adaptive")) do |f|
+      chunks = f.each_chunk.to_a
+      assert_equal data, chunks.join
+      assert chunks.all? { |c| c.encoding == Encoding::ASCII_8BIT && !c.empty? }
+      assert_match(/adaptive/, f.last_chunk_policy)
+      assert_equal data.byteslice(123_457..), f.each_chunk(offset: 123_457).to_a.join
+      assert_equal [], f.each_chunk(offset: data.bytesize).to_a
+      assert_raises(ArgumentError) { f.each_chunk(0) { |_| nil } }
+      assert_raises(ArgumentError) { f.each_chunk(offset: -1) { |_| nil } }
+      seen = 0
+      error = assert_raises(RuntimeError) { f.each_chunk { |c| seen += c.bytesize; raise "stop" } }
+      assert_equal "stop", error.message, "the block's exception passes through unchanged"
+      assert seen.positive?
+      assert_equal data.byteslice(0, 10), f.pread(10, 0), "the file stays open after each_chunk"
+    end
+  end
+
   def test_size_truncate_fsync_and_modes
     Sluice::File.open(path("m"), "w") do |f|
       f.pwrite("0123456789", 0)

@@ -35,24 +35,20 @@ module Sluice
       sluice_open(::File.absolute_path(::File.path(path)), mode, engine.to_s)
     end
 
-    # Yields the file's bytes from +offset+ on in chunks of +chunk_size+ (the last one may be shorter), each a new
-    # String; returns self, or an Enumerator without a block. A plain loop of pread calls: it reads what the file
-    # holds when each chunk is read.
-    def each_chunk(chunk_size = DEFAULT_CHUNK_SIZE, offset: 0)
-      return enum_for(:each_chunk, chunk_size, offset: offset) unless block_given?
-      raise ArgumentError, "chunk size must be positive: #{chunk_size}" unless chunk_size.positive?
+    # Yields the file's bytes from +offset+ on, front to back, in chunks, each a new ASCII-8BIT String; returns self,
+    # or an Enumerator without a block. Without +chunk_size+ the chunk size is chosen while reading: the reader
+    # measures how fast the block consumes the file (its own work included) and moves in powers of two towards the
+    # fastest size (io.sluice.chunks.AdaptivePolicy); with one, every chunk but the last has that size. The file is
+    # read to wherever it ends when the reader gets there.
+    def each_chunk(chunk_size = nil, offset: 0, &block)
+      return enum_for(:each_chunk, chunk_size, offset: offset) unless block
+      raise ArgumentError, "chunk size must be positive: #{chunk_size}" if chunk_size && !chunk_size.positive?
 
-      position = offset
-      loop do
-        chunk = begin
-          pread(chunk_size, position)
-        rescue EOFError
-          break
-        end
-        yield chunk
-        position += chunk.bytesize
-      end
+      @last_chunk_policy = sluice_each_chunk(chunk_size, offset, &block)
       self
     end
+
+    # What the last each_chunk chose and why (the adaptive policy's size, first guess and state), or nil.
+    attr_reader :last_chunk_policy
   end
 end

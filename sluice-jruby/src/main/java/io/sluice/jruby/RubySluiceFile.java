@@ -6,6 +6,12 @@ import static org.jruby.api.Convert.toLong;
 
 import io.sluice.Engine;
 import io.sluice.PositionalFile;
+import io.sluice.chunks.AdaptivePolicy;
+import io.sluice.chunks.ChunkPolicy;
+import io.sluice.chunks.ChunkedReader;
+import io.sluice.chunks.FixedPolicy;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -20,6 +26,7 @@ import org.jruby.RubyString;
 import org.jruby.RubySymbol;
 import org.jruby.anno.JRubyClass;
 import org.jruby.anno.JRubyMethod;
+import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.Visibility;
 import org.jruby.runtime.builtin.IRubyObject;
@@ -199,6 +206,58 @@ public final class RubySluiceFile extends RubyObject {
             throw context.runtime.newIOError("not opened for reading");
         }
         return f;
+    }
+
+    /**
+     * {@code sluice_each_chunk(chunk_size, offset) { |chunk| }} (private; {@code each_chunk} in
+     * {@code lib/sluice/file.rb}): the file from {@code offset} to wherever it ends, through a {@link ChunkedReader}
+     * with an {@link AdaptivePolicy} when {@code chunk_size} is nil, or a {@link FixedPolicy}. Each chunk is yielded
+     * as a new ASCII-8BIT String made from one copy out of the reader's buffer (a Ruby String lives on the heap, the
+     * reader's chunks in native memory). Returns the policy's description: the size it settled on, and why.
+     */
+    @JRubyMethod(name = "sluice_each_chunk", visibility = Visibility.PRIVATE)
+    public IRubyObject eachChunk(ThreadContext context, IRubyObject chunkSize, IRubyObject offset, Block block) {
+        PositionalFile f = readableFile(context);
+        long from = toLong(context, offset);
+        if (from < 0) {
+            throw context.runtime.newArgumentError("negative offset: " + from);
+        }
+        ChunkPolicy policy;
+        if (chunkSize.isNil()) {
+            policy = AdaptivePolicy.forFile(f.path());
+        } else {
+            int size = length(context, chunkSize);
+            if (size == 0) {
+                throw context.runtime.newArgumentError("chunk size must be positive: 0");
+            }
+            policy = FixedPolicy.of(size);
+        }
+        ChunkedReader reader = ChunkedReader.of(f, from, ChunkedReader.TO_END, policy);
+        try {
+            for (MemorySegment chunk; (chunk = reader.next()) != null; ) {
+                byte[] bytes = chunk.toArray(ValueLayout.JAVA_BYTE);
+                block.yield(context, RubyString.newStringNoCopy(context.runtime, bytes, 0, bytes.length,
+                        ASCIIEncoding.INSTANCE));
+            }
+            reader.close();
+        } catch (java.io.IOException e) {
+            closeQuietly(reader, e);
+            throw Errors.toRuby(context, e, "each_chunk(" + f.path() + ", offset=" + from + ", at="
+                    + reader.position() + ")");
+        } catch (RuntimeException | Error e) {
+            // The block's own exceptions (Ruby's, as RaiseException, and break/next jumps) pass through unchanged.
+            closeQuietly(reader, e);
+            throw e;
+        }
+        return context.runtime.newString(policy.toString());
+    }
+
+    private static void closeQuietly(ChunkedReader reader, Throwable failure) {
+        try {
+            reader.close();         // leaves the file open: the reader was made over it
+        } catch (Exception e) {
+            failure.addSuppressed(e);
+        }
     }
 
     private static int length(ThreadContext context, IRubyObject length) {
