@@ -211,27 +211,4 @@ class ChannelFileTest extends PositionalFileContract {
             assertPattern(Dst.DIRECT_BUFFER.readFully(f, 100, 1000), 1000, 100);
         }
     }
-
-    @Test
-    void procFilesOfSizeZeroReadToTheirEnd() throws IOException {
-        Path filesystems = Path.of("/proc/filesystems");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(filesystems), "no /proc here");
-        try (PositionalFile f = open(filesystems)) {
-            assertEquals(0, f.size(), "the kernel reports 0");
-            NonRegularFiles.assertReadsWhole(f, filesystems, 64);
-        }
-        try (PositionalFile f = open(Path.of("/proc/self/status"))) {
-            NonRegularFiles.assertReadsProcSelfStatus(f);
-        }
-    }
-
-    @Test
-    void aBlockDeviceOpens() throws IOException {
-        java.util.Optional<Path> device = NonRegularFiles.readableBlockDevice();
-        org.junit.jupiter.api.Assumptions.assumeTrue(device.isPresent(), "no readable block device here");
-        try (PositionalFile f = open(device.get())) {
-            assertTrue(f.size() >= 0);
-            f.read(ByteBuffer.allocateDirect(512), 0); // data, or -1 for an empty device such as an unused loop
-        }
-    }
 }

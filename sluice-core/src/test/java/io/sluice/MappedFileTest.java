@@ -42,6 +42,11 @@ class MappedFileTest extends PositionalFileContract {
         return Engine.MMAP;
     }
 
+    @Override
+    boolean servesPseudoFilesAndDevices() {
+        return false;
+    }
+
     @Test
     void nativeAccessIsOnSoAdviceReallyReachesTheKernel() {
         // surefire passes --enable-native-access=ALL-UNNAMED; without it the advice tests would skip madvise

@@ -73,6 +73,14 @@ abstract class PositionalFileContract {
     /** The engine under test. */
     abstract Engine engine();
 
+    /**
+     * Whether the engine serves files whose size does not give their length ({@code /proc}, {@code /sys}) and block
+     * devices. MMAP cannot map them and refuses them at open, which its own test checks.
+     */
+    boolean servesPseudoFilesAndDevices() {
+        return true;
+    }
+
     PositionalFile open(Path path, OpenOption... options) throws IOException {
         return PositionalFile.open(path, engine(), options);
     }
@@ -1552,6 +1560,31 @@ abstract class PositionalFileContract {
             }
             byte[] disk = Files.readAllBytes(p);
             assertPattern(Arrays.copyOfRange(disk, 14, 14 + 7 * count), 7 * count, 13);
+        }
+    }
+
+    @Test
+    void procFilesOfSizeZeroReadToTheirEnd() throws IOException {
+        Path filesystems = Path.of("/proc/filesystems");
+        assumeTrue(servesPseudoFilesAndDevices(), "refused at open by this engine");
+        assumeTrue(Files.isReadable(filesystems), "no /proc here");
+        try (PositionalFile f = open(filesystems)) {
+            assertEquals(0, f.size(), "the kernel reports 0");
+            NonRegularFiles.assertReadsWhole(f, filesystems, 64);
+        }
+        try (PositionalFile f = open(Path.of("/proc/self/status"))) {
+            NonRegularFiles.assertReadsProcSelfStatus(f);
+        }
+    }
+
+    @Test
+    void aBlockDeviceOpens() throws IOException {
+        java.util.Optional<Path> device = NonRegularFiles.readableBlockDevice();
+        assumeTrue(servesPseudoFilesAndDevices(), "refused at open by this engine");
+        assumeTrue(device.isPresent(), "no readable block device here");
+        try (PositionalFile f = open(device.get())) {
+            assertTrue(f.size() >= 0);
+            f.read(ByteBuffer.allocateDirect(512), 0); // data, or -1 for an empty device such as an unused loop
         }
     }
 }
