@@ -109,8 +109,8 @@ final class UringLane implements AutoCloseable {
     /** With SQPOLL, how long a waiter watches the completion queue before parking: about one device round trip. */
     private static final long SQPOLL_SPIN_NANOS = 50_000;
     /**
-     * user_data of this lane's IORING_OP_ASYNC_CANCEL entries, which hold no slot (request slots are 0 and up): their
-     * completions are only counted.
+     * user_data of this lane's IORING_OP_ASYNC_CANCEL entries and of the NOP that wakes the reaper at close, which hold
+     * no slot (request slots are 0 and up): their completions are only counted.
      */
     private static final long CANCEL = -1L;
 
@@ -486,6 +486,29 @@ final class UringLane implements AutoCloseable {
     }
 
     /**
+     * Posts a NOP whose completion wakes a reaper waiting in the kernel. The reaper enters {@code io_uring_enter} to
+     * wait for one completion whenever requests are pending, and a waiter that drains first can take that completion
+     * from under it; the reaper then sleeps in the kernel until the next one. In use the next request's completion
+     * comes soon enough, but at close nothing else would ever come. Counted in {@code pending} like a cancellation,
+     * so the reaper collects it before it leaves.
+     */
+    private void postWakeup() {
+        sqLock.lock();
+        try {
+            long sqe = ring.nextSqe();
+            if (sqe >= 0) {
+                ring.prep(sqe, Uapi.IORING_OP_NOP, -1, false, 0, 0, 0, CANCEL);
+                pending.incrementAndGet();
+                enterSubmit();
+            }
+        } catch (IOException e) {
+            // The entry stays queued for the next enter; close asks again on its next turn.
+        } finally {
+            sqLock.unlock();
+        }
+    }
+
+    /**
      * Asks the kernel to cancel the request in {@code slot}, which the calling waiter holds, so its user_data names
      * that request and no other. The request then completes (cancelled, or with its result if it was done or past
      * stopping) and is collected as usual.
@@ -757,6 +780,9 @@ final class UringLane implements AutoCloseable {
                 interrupted = true;
             }
             LockSupport.unpark(reaper);
+            if (reaper.isAlive()) {
+                postWakeup();
+            }
         }
         // A waiter frees its slot only after its last look at the ring; one woken just now may still be looking.
         while (freeSlots() != ops.length || draining.get()) {
