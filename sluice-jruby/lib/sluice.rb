@@ -16,7 +16,7 @@ end
 
 # The gem carries Sluice's jars beside this file. Loaded from a jar on the class path instead (an application that
 # bundles Sluice, or `sluice bench jruby`), the classes are there already and there is nothing to add.
-%w[sluice-core sluice-jruby].each do |name|
+%w[sluice-core sluice-db h2-mvstore sluice-jruby].each do |name|
   jar = File.join(__dir__, "sluice", "#{name}.jar")
   require jar if File.exist?(jar)
 end
