@@ -115,6 +115,9 @@ public final class KvStore implements AutoCloseable {
                         + "process already): a store file is opened by one writer or by readers only", e);
             }
             throw new IOException("open(" + p + "): " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            // MVStore's answer to a missing directory, among others.
+            throw new IOException("open(" + p + "): " + e.getMessage(), e);
         }
         boolean success = false;
         try {

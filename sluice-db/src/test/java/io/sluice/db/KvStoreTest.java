@@ -209,6 +209,15 @@ class KvStoreTest {
     }
 
     @Test
+    void aFileThatIsNotAStoreOrCannotBeMadeIsAnIOException() throws IOException {
+        Path junk = dir.resolve("junk");
+        java.nio.file.Files.write(junk, new byte[10_000]);
+        IOException e = assertThrows(IOException.class, () -> KvStore.open(junk, true, false, false));
+        assertTrue(e.getMessage().contains(junk.toString()), e.getMessage());
+        assertThrows(IOException.class, () -> KvStore.open(dir.resolve("no/dir/x"), true, true, false));
+    }
+
+    @Test
     void aSecondWriterInTheSameProcessIsRefused() throws IOException {
         Path f = dir.resolve("lock.db");
         try (KvStore kv = KvStore.open(f, true, true, false)) {
