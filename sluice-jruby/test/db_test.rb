@@ -227,6 +227,25 @@ class SluiceDBTest < Minitest::Test
     db.close
   end
 
+  def test_kyoto_cabinets_other_names_and_small_methods
+    db = open_db
+    db.store("b", "2")
+    db["a"] = "1"
+    assert_equal "2", db.fetch("b")
+    assert_equal 2, db.length
+    assert_equal 1, db.check("a")
+    assert_equal(-1, db.check("zz"))
+    assert_equal "1", db.seize("a")
+    assert_nil db.seize("a")
+    assert_equal %w[b 2], db.shift
+    assert_nil db.shift
+    db["c"] = "3"
+    assert db.delete("c")
+    refute db.delete("c")
+    assert_equal 0, db.count
+    db.close
+  end
+
   def test_unimplemented_methods_say_so
     db = open_db
     error = assert_raises(NotImplementedError) { db.copy(path("copy")) }

@@ -104,7 +104,7 @@ module Sluice
 
     # The block form of open: opens, yields, closes. Returns nil, or the Error when opening or closing failed (as
     # Kyoto Cabinet does).
-    def self.process(path = ":", mode = OWRITER | OCREATE, opts = 0)
+    def self.process(path = "*", mode = OWRITER | OCREATE, opts = 0)
       db = new(opts)
       return db.error unless db.open(path, mode)
 
@@ -234,6 +234,26 @@ module Sluice
     end
 
 
+    # The size of the value of +key+, or -1 (error NOREC) when there is none.
+    def check(key)
+      value = get(key)
+      value ? value.bytesize : -1
+    end
+
+    # Removes the first record and returns [key, value], or nil (error NOREC) when empty.
+    def shift
+      loop do
+        cur = cursor or return nil
+        key = cur.jump && cur.key
+        cur.disable
+        return nil unless key
+
+        value = seize(key)
+        # Another thread may have taken the record in between: try the new first one.
+        return [key, value] if value
+      end
+    end
+
     # A Hash of every record.
     def to_hash
       h = {}
@@ -255,8 +275,8 @@ module Sluice
       "#{@path}: #{count}: #{size}"
     end
 
-    %i[accept accept_bulk iterate copy dump_snapshot load_snapshot merge occupy tune_exception_rule
-       increment_double cas match_similar status begin_transaction_try shift seize].each do |m|
+    %i[accept accept_bulk iterate copy dump_snapshot load_snapshot merge occupy
+       increment_double cas match_similar status begin_transaction_try tune_exception_rule tune_encoding].each do |m|
       define_method(m) do |*_args|
         raise NotImplementedError, "Sluice::DB##{m} is not implemented: Sluice::DB provides Kyoto Cabinet's " \
                                    "record, bulk, cursor and transaction methods only"

@@ -159,7 +159,7 @@ public final class RubyDB extends RubyObject {
     }
 
     /** {@code get(key)}, {@code [](key)}: the value, or nil (error NOREC) when there is none. */
-    @JRubyMethod(name = {"get", "[]"})
+    @JRubyMethod(name = {"get", "[]", "fetch"})
     public IRubyObject get(ThreadContext context, IRubyObject key) {
         KvStore s = open(context);
         if (s == null) {
@@ -174,7 +174,7 @@ public final class RubyDB extends RubyObject {
     }
 
     /** {@code set(key, value)}: stores the value, replacing any; true. */
-    @JRubyMethod(name = "set")
+    @JRubyMethod(name = {"set", "store"})
     public IRubyObject set(ThreadContext context, IRubyObject key, IRubyObject value) {
         KvStore s = writable(context);
         if (s == null) {
@@ -223,13 +223,28 @@ public final class RubyDB extends RubyObject {
     }
 
     /** {@code remove(key)}: true, or false (error NOREC) when there was no value. */
-    @JRubyMethod(name = "remove")
+    @JRubyMethod(name = {"remove", "delete"})
     public IRubyObject remove(ThreadContext context, IRubyObject key) {
         KvStore s = writable(context);
         if (s == null) {
             return context.fals;
         }
         return s.remove(bytes(key)) != null ? context.tru : fail(context, NOREC, "no record");
+    }
+
+    /** {@code seize(key)}: removes the record and returns its value, in one step; nil (error NOREC) if none. */
+    @JRubyMethod(name = "seize")
+    public IRubyObject seize(ThreadContext context, IRubyObject key) {
+        KvStore s = writable(context);
+        if (s == null) {
+            return context.nil;
+        }
+        byte[] old = s.remove(bytes(key));
+        if (old == null) {
+            fail(context, NOREC, "no record");
+            return context.nil;
+        }
+        return string(context.runtime, old);
     }
 
     /**
@@ -354,7 +369,7 @@ public final class RubyDB extends RubyObject {
     }
 
     /** {@code count}: the number of records, or -1. */
-    @JRubyMethod(name = "count")
+    @JRubyMethod(name = {"count", "length"})
     public IRubyObject count(ThreadContext context) {
         KvStore s = open(context);
         return asFixnum(context, s == null ? -1 : s.count());
