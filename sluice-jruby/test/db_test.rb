@@ -136,6 +136,8 @@ class SluiceDBTest < Minitest::Test
     assert cur.jump("")
     assert_equal "b", cur.key(true)
     assert_equal "4", cur.value
+    assert_equal "d", cur.get_key, "Kyoto Cabinet's names for key and value"
+    assert_equal "4", cur.get_value
     cur.disable
     refute cur.jump
     assert_equal DB::Error::INVALID, db.error.code

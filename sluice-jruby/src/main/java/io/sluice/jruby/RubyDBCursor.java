@@ -78,14 +78,14 @@ public final class RubyDBCursor extends RubyObject {
         return c.stepBack() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
     }
 
-    /** {@code key(step = false)}: the current key, then a step if asked; nil (error NOREC) when nowhere. */
-    @JRubyMethod(name = "key", optional = 1)
+    /** {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step if asked; nil (error NOREC) when nowhere. */
+    @JRubyMethod(name = {"key", "get_key"}, optional = 1)
     public IRubyObject key(ThreadContext context, IRubyObject[] args) {
         return current(context, args, 0);
     }
 
-    /** {@code value(step = false)}: the current value, then a step if asked; nil (error NOREC) when nowhere. */
-    @JRubyMethod(name = "value", optional = 1)
+    /** {@code value(step = false)}, {@code get_value}: the current value, then a step if asked; nil (error NOREC) when nowhere. */
+    @JRubyMethod(name = {"value", "get_value"}, optional = 1)
     public IRubyObject value(ThreadContext context, IRubyObject[] args) {
         return current(context, args, 1);
     }
