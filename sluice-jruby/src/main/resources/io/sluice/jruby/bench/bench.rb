@@ -227,23 +227,57 @@ module SluiceBench
     names.drop(k) + names.take(k)
   end
 
+  # Bytes each warm-up run moves, and how many runs each row and chunk size gets.
+  WARM_UP_BYTES = 32 << 20
+  WARM_UP_RUNS = 3
+
+  # The seed's data: text, so that the automatic conversion through java.lang.String keeps every byte.
+  def data(chunk)
+    ("abcdefg\n" * (chunk / 8 + 1)).byteslice(0, chunk).b.freeze
+  end
+
+  # Untimed runs of every row before anything is measured. The JVM compiles each row's loop and the code under it
+  # only after many calls; without this, the first cells measure the compiler (a 1k row needed about five runs of
+  # 128 MiB to reach its steady speed here) and the rows that come first in them lose.
+  def warm_up(dir, size, chunks, writers, readers)
+    bytes = [size, WARM_UP_BYTES].min
+    target = File.join(dir, "sluice-bench-jruby-warm-up.bin")
+    $stderr.puts "  warming up: every row, #{WARM_UP_RUNS} untimed runs of #{bytes >> 20} MiB at each chunk size"
+    chunks.each do |chunk|
+      count = bytes / chunk
+      WARM_UP_RUNS.times do
+        writers.each do |name|
+          File.delete(target) if File.exist?(target)
+          WRITERS.fetch(name).call(target, true, data(chunk), count)
+        end
+        WRITERS.fetch("Sluice::MappedWriter").call(target, true, data(chunk), count) if writers.empty?
+        offsets = Array.new(count) { |i| ((i * 7919) % count) * chunk }
+        readers.each do |name|
+          READERS.fetch(name).call(target, chunk, nil, count, String.new(capacity: chunk))
+          READERS.fetch(name).call(target, chunk, offsets, count, String.new(capacity: chunk))
+        end
+      end
+    end
+  ensure
+    File.delete(target) if target && File.exist?(target)
+  end
+
   def writes(dir, size, chunks, rounds, names)
     target = File.join(dir, "sluice-bench-jruby-write.bin")
     %w[new cached].each do |kind|
       chunks.each do |chunk|
-        # The seed's data: text, so that the automatic conversion through java.lang.String keeps every byte.
-        data = ("abcdefg\n" * (chunk / 8 + 1)).byteslice(0, chunk).b.freeze
+        string = data(chunk)
         count = size / chunk
         bytes = count * chunk
         if kind == "cached"
-          WRITERS.fetch("Sluice::MappedWriter").call(target, true, data, count)
+          WRITERS.fetch("Sluice::MappedWriter").call(target, true, string, count)
           Sluice::File.open(target) { |f| f.each_chunk { |_| nil } } # in the page cache
         end
         (0..rounds).each do |round|
           rotated(names, round).each do |name|
             File.delete(target) if kind == "new" && File.exist?(target)
             timed("seqwrite", kind, chunk, name, round, bytes, count) do
-              WRITERS.fetch(name).call(target, kind == "new", data, count)
+              WRITERS.fetch(name).call(target, kind == "new", string, count)
             end
             written = File.size(target)
             raise "#{name} left #{written} bytes, not #{bytes}: not a fair run" unless written == bytes
@@ -306,6 +340,8 @@ module SluiceBench
     $stdout.puts ["info", "jruby", "#{JRUBY_VERSION} (Ruby #{RUBY_VERSION}) on Java #{ENV_JAVA['java.version']}, " \
                   "compile mode #{JRuby.runtime.instance_config.compile_mode}, " \
                   "native access #{Sluice.native_access? ? 'on' : 'off'}"].join("\t")
+    warm_up(options[:dir], options[:size], options[:chunks], options[:writes] ? options[:writers] : [],
+            options[:reads] ? options[:readers] : [])
     writes(options[:dir], options[:size], options[:chunks], options[:rounds], options[:writers]) if options[:writes]
     reads(options[:dir], options[:size], options[:chunks], options[:rounds], options[:readers]) if options[:reads]
   end
