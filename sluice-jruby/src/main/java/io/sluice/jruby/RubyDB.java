@@ -65,6 +65,8 @@ public final class RubyDB extends RubyObject {
     private boolean exceptional;
     private volatile int errorCode;
     private volatile String errorMessage = "no error";
+    /** Whether the open transaction syncs to the disk when it commits; transactions are one at a time. */
+    private boolean hardTransaction;
 
     /** Allocated by JRuby; {@code initialize} (in Ruby) sets the options. */
     public RubyDB(Ruby runtime, RubyClass type) {
@@ -395,7 +397,7 @@ public final class RubyDB extends RubyObject {
 
     /**
      * {@code begin_transaction(hard = false)}: starts a transaction, waiting for another thread's to end; false
-     * (error LOGIC) if this thread is in one already.
+     * (error LOGIC) if this thread is in one already. With {@code hard} its commit also syncs the file to the disk.
      */
     @JRubyMethod(name = "begin_transaction", optional = 1)
     public IRubyObject beginTransaction(ThreadContext context, IRubyObject[] args) {
@@ -407,6 +409,7 @@ public final class RubyDB extends RubyObject {
             return fail(context, LOGIC, "logical inconsistency: a transaction is open already");
         }
         s.beginTransaction();
+        hardTransaction = args.length > 0 && args[0].isTrue();
         return context.tru;
     }
 
@@ -421,7 +424,7 @@ public final class RubyDB extends RubyObject {
             return fail(context, INVALID, "not in transaction");
         }
         if (args.length == 0 || args[0].isTrue()) {
-            s.commitTransaction(false);
+            s.commitTransaction(hardTransaction);
         } else {
             s.abortTransaction();
         }
