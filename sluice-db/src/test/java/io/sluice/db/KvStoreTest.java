@@ -218,6 +218,52 @@ class KvStoreTest {
     }
 
     @Test
+    void transactionsOnSeveralThreadsCommitAndAbortOnlyTheirOwnWrites() throws Exception {
+        Path f = dir.resolve("threads.db");
+        try (KvStore kv = KvStore.open(f, true, true, false)) {
+            int threads = 4;
+            int perThread = 300;
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            List<Thread> writers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                writers.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < perThread; i++) {
+                            kv.beginTransaction();
+                            kv.put(b(id, i % 128, 0), b(i));
+                            kv.put(b(id, i % 128, 1), b(i));
+                            if (i % 3 == 0) {
+                                kv.put(b(id, 200, 0), b(i));
+                                kv.abortTransaction();
+                            } else {
+                                kv.commitTransaction(false);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
+            }
+            for (Thread w : writers) {
+                w.join();
+            }
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+            for (int t = 0; t < threads; t++) {
+                assertNull(kv.get(b(t, 200, 0)), "aborted writes are gone");
+                for (int k = 0; k < 128; k++) {
+                    assertArrayEquals(kv.get(b(t, k, 0)), kv.get(b(t, k, 1)), "both halves of a transaction");
+                }
+            }
+        }
+        try (KvStore kv = KvStore.open(f, false, false, false)) {
+            assertEquals(4 * 128 * 2, kv.count());
+        }
+    }
+
+    @Test
     void aSecondWriterInTheSameProcessIsRefused() throws IOException {
         Path f = dir.resolve("lock.db");
         try (KvStore kv = KvStore.open(f, true, true, false)) {

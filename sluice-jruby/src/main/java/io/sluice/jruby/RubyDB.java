@@ -157,7 +157,7 @@ public final class RubyDB extends RubyObject {
 
     /** A binary String over the store's array, copied by Ruby only if changed. */
     static RubyString string(Ruby runtime, byte[] bytes) {
-        return RubyString.newStringShared(runtime, bytes, ASCIIEncoding.INSTANCE);
+        return RubyString.newStringShared(runtime, new ByteList(bytes, ASCIIEncoding.INSTANCE, false));
     }
 
     /** {@code get(key)}, {@code [](key)}: the value, or nil (error NOREC) when there is none. */
