@@ -39,7 +39,7 @@ import org.jruby.util.ByteList;
  * <p>Errors follow Kyoto Cabinet: a failed call returns false, nil or -1 and records an error ({@code db.error});
  * with {@code GEXCEPTIONAL} the errors other than "no record", "duplicate record" and "logical inconsistency" raise
  * {@code Sluice::DB::Error::X<NAME>}. The parts written in Ruby (open's argument parsing, blocks, iteration, the error
- * object) are in {@code lib/sluice/db.rb}.
+ * object) are in {@code lib/sluice/database.rb}.
  */
 @SuppressWarnings("serial")
 @JRubyClass(name = "Sluice::DB")
