@@ -141,6 +141,12 @@ class SluiceDBTest < Minitest::Test
     cur.disable
     refute cur.jump
     assert_equal DB::Error::INVALID, db.error.code
+    stale = db.cursor
+    db.close
+    assert db.open(path("t.kct"))
+    refute stale.jump, "a cursor of the closed store stays dead after reopening"
+    assert_equal DB::Error::INVALID, db.error.code
+    assert db.cursor.jump
     db.close
   end
 
@@ -211,6 +217,7 @@ class SluiceDBTest < Minitest::Test
       db["b"] = "1"
       db["a"] = "2"
       assert_equal %w[a b], db.each_key.to_a
+      assert_operator db.size, :>=, 0
       assert db.close
     end
     assert_nil(DB.process("%") { |db| db["k"] = "v" })

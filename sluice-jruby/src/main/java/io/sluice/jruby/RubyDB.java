@@ -460,7 +460,7 @@ public final class RubyDB extends RubyObject {
             return context.nil;
         }
         RubyClass type = (RubyClass) getMetaClass().getRealClass().getConstant(context, "Cursor");
-        return new RubyDBCursor(context.runtime, type, this, s.cursor());
+        return new RubyDBCursor(context.runtime, type, this, s);
     }
 
     /** {@code close}: commits, syncs and closes; true, or false (error INVALID) when not open. */
@@ -483,11 +483,5 @@ public final class RubyDB extends RubyObject {
     /** Records an error for {@link RubyDBCursor} (raising in exceptional mode). */
     IRubyObject cursorFail(ThreadContext context, int code, String message) {
         return fail(context, code, message);
-    }
-
-    /** Whether the handle's store is open (for the cursor). */
-    boolean isOpen() {
-        KvStore s = store;
-        return s != null && !s.isClosed();
     }
 }

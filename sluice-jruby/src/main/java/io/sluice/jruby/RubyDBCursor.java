@@ -1,6 +1,7 @@
 package io.sluice.jruby;
 
 import io.sluice.db.KvCursor;
+import io.sluice.db.KvStore;
 import org.jruby.Ruby;
 import org.jruby.RubyClass;
 import org.jruby.RubyObject;
@@ -20,16 +21,19 @@ import org.jruby.runtime.builtin.IRubyObject;
 @JRubyClass(name = "Sluice::DB::Cursor")
 public final class RubyDBCursor extends RubyObject {
     private final RubyDB db;
+    /** The store the cursor was made on: the database may have been closed and opened on another since. */
+    private final KvStore store;
     private KvCursor cursor;
 
-    RubyDBCursor(Ruby runtime, RubyClass type, RubyDB db, KvCursor cursor) {
+    RubyDBCursor(Ruby runtime, RubyClass type, RubyDB db, KvStore store) {
         super(runtime, type);
         this.db = db;
-        this.cursor = cursor;
+        this.store = store;
+        this.cursor = store.cursor();
     }
 
     private KvCursor cursor(ThreadContext context) {
-        if (cursor == null || !db.isOpen()) {
+        if (cursor == null || store.isClosed()) {
             db.cursorFail(context, RubyDB.INVALID, "not opened (or the cursor was disabled)");
             return null;
         }
