@@ -47,6 +47,9 @@ import org.h2.mvstore.MVStoreException;
  *       them, never leaves a damaged file.</li>
  *   <li>{@link #close} commits and syncs.</li>
  * </ul>
+ * A commit or sync that fails is an {@link IOException} naming the call and the file. A write outside a transaction
+ * that finds {@value #COMMIT_MEMORY} bytes waiting commits them, and throws {@link java.io.UncheckedIOException} if
+ * that fails (the write itself is kept in memory; the next commit tries again).
  *
  * <h2>Locking</h2>
  * A file is locked while open ({@code FileChannel.tryLock}, a POSIX record lock): exclusively when writable, shared
@@ -69,6 +72,8 @@ public final class KvStore implements AutoCloseable {
     /** The thread in a transaction, or null. Guarded by writeLock. */
     private Thread transaction;
     private volatile boolean closed;
+    /** Why the store closed itself, or null. */
+    private volatile String closedBecause;
 
     private KvStore(MVStore store, Path path, boolean writable) {
         this.store = store;
@@ -226,8 +231,10 @@ public final class KvStore implements AutoCloseable {
     /**
      * Sets every key of {@code entries} (pairs {key, value}) in order. With {@code atomic}, as one transaction: a
      * crash keeps all or none (a transaction already open by this thread absorbs it).
+     *
+     * @throws IOException if the atomic commit cannot be written (the entries are then undone)
      */
-    public void putAll(List<byte[][]> entries, boolean atomic) {
+    public void putAll(List<byte[][]> entries, boolean atomic) throws IOException {
         if (atomic) {
             inTransaction(() -> entries.forEach(e -> map.put(e[0], e[1])));
         } else {
@@ -237,8 +244,12 @@ public final class KvStore implements AutoCloseable {
         }
     }
 
-    /** Removes every key of {@code keys}; returns how many had a value. {@code atomic} as in {@link #putAll}. */
-    public long removeAll(List<byte[]> keys, boolean atomic) {
+    /**
+     * Removes every key of {@code keys}; returns how many had a value. {@code atomic} as in {@link #putAll}.
+     *
+     * @throws IOException if the atomic commit cannot be written (the removals are then undone)
+     */
+    public long removeAll(List<byte[]> keys, boolean atomic) throws IOException {
         long[] n = {0};
         Runnable work = () -> keys.forEach(k -> {
             if (map.remove(k) != null) {
@@ -271,7 +282,7 @@ public final class KvStore implements AutoCloseable {
         return out;
     }
 
-    private void inTransaction(Runnable work) {
+    private void inTransaction(Runnable work) throws IOException {
         if (writeLock.isHeldByCurrentThread() && transaction == Thread.currentThread()) {
             work.run();
             return;
@@ -282,11 +293,18 @@ public final class KvStore implements AutoCloseable {
             work.run();
             ok = true;
         } finally {
-            if (ok) {
-                commitTransaction(false);
-            } else {
+            if (!ok) {
                 abortTransaction();
             }
+        }
+        try {
+            commitTransaction(false);
+        } catch (IOException e) {
+            // The commit failed and left the transaction open: take its writes back.
+            if (inTransaction()) {
+                abortTransaction();
+            }
+            throw e;
         }
     }
 
@@ -348,8 +366,9 @@ public final class KvStore implements AutoCloseable {
      * {@link #commitTransaction}. Not nested.
      *
      * @throws IllegalStateException if this thread is in a transaction already
+     * @throws IOException if the writes made before it cannot be committed
      */
-    public void beginTransaction() {
+    public void beginTransaction() throws IOException {
         checkWritable();
         writeLock.lock();
         if (transaction != null) {
@@ -359,8 +378,8 @@ public final class KvStore implements AutoCloseable {
         try {
             checkOpen();
             // Commit what came before, so that an abort takes back the transaction's writes only.
-            store.commit();
-        } catch (RuntimeException e) {
+            commit("beginTransaction");
+        } catch (IOException | RuntimeException e) {
             writeLock.unlock();
             throw e;
         }
@@ -371,19 +390,63 @@ public final class KvStore implements AutoCloseable {
      * Ends this thread's transaction by committing it (see the class's notes on durability); with {@code hard} the
      * file is also synced to the disk.
      *
-     * @throws IOException if the sync fails (the transaction stays committed in the page cache)
+     * @throws IOException if the commit cannot be written or the sync fails; the store is then closed (MVStore stops
+     *     at its first failed write) and the file keeps every version committed before: reopen it
      */
-    public void commitTransaction(boolean hard) {
+    public void commitTransaction(boolean hard) throws IOException {
         checkTransaction();
         try {
-            store.commit();
-            if (hard && path != null) {
-                store.sync();
+            commit("commitTransaction");
+            if (hard) {
+                syncFile("commitTransaction");
             }
         } finally {
             transaction = null;
             writeLock.unlock();
         }
+    }
+
+    private void commit(String op) throws IOException {
+        try {
+            store.commit();
+        } catch (MVStoreException e) {
+            throw failed(op, "commit", e);
+        }
+    }
+
+    /**
+     * Closes the store after MVStore's first failed write (after which MVStore refuses every call) and returns the
+     * exception to throw.
+     */
+    private IOException failed(String op, String what, MVStoreException e) {
+        String message = op + "(" + where() + "): " + what + " failed, store closed (the file keeps every version "
+                + "committed before; reopen it): " + e.getMessage();
+        closedBecause = message;
+        closed = true;
+        if (committer != null) {
+            committer.shutdownNow();
+        }
+        try {
+            store.closeImmediately();
+        } catch (RuntimeException ignored) {
+            // Closing a store that failed may fail the same way; the failure reported is the first.
+        }
+        return new IOException(message, e);
+    }
+
+    private void syncFile(String op) throws IOException {
+        if (path == null) {
+            return;
+        }
+        try {
+            store.sync();
+        } catch (MVStoreException e) {
+            throw failed(op, "fsync", e);
+        }
+    }
+
+    private String where() {
+        return path == null ? "memory" : path.toString();
     }
 
     /** Ends this thread's transaction, undoing its writes. */
@@ -411,8 +474,10 @@ public final class KvStore implements AutoCloseable {
     /**
      * Commits every write made so far (a transaction open on another thread is waited for); with {@code hard} also
      * syncs the file to the disk, so that the writes survive power loss.
+     *
+     * @throws IOException if the commit or the sync fails
      */
-    public void sync(boolean hard) {
+    public void sync(boolean hard) throws IOException {
         if (!writable) {
             checkOpen();
             return;
@@ -420,10 +485,10 @@ public final class KvStore implements AutoCloseable {
         lockWrite();
         try {
             if (transaction == null) {
-                store.commit();
+                commit("sync");
             }
-            if (hard && path != null) {
-                store.sync();
+            if (hard) {
+                syncFile("sync");
             }
         } finally {
             unlockWrite();
@@ -476,10 +541,10 @@ public final class KvStore implements AutoCloseable {
         if (writeLock.tryLock()) {
             try {
                 if (!closed && transaction == null && store.hasUnsavedChanges()) {
-                    store.commit();
+                    commit("background commit");
                 }
-            } catch (RuntimeException e) {
-                // Reported by the next write or close, which meet the same failure.
+            } catch (IOException | RuntimeException e) {
+                // The store is closed now; the next call reports why.
             } finally {
                 writeLock.unlock();
             }
@@ -491,15 +556,18 @@ public final class KvStore implements AutoCloseable {
         writeLock.lock();
         if (closed) {
             writeLock.unlock();
-            throw new IllegalStateException("store closed: " + path);
+            checkOpen();
         }
     }
 
     private void unlockWrite() {
         try {
             if (transaction == null && store.getUnsavedMemory() > COMMIT_MEMORY) {
-                store.commit();
+                commit("write");
             }
+        } catch (IOException e) {
+            // The write itself is in the tree; only saving it failed, and the next commit tries again.
+            throw new java.io.UncheckedIOException(e);
         } finally {
             writeLock.unlock();
         }
@@ -507,7 +575,8 @@ public final class KvStore implements AutoCloseable {
 
     void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("store closed: " + path);
+            String why = closedBecause;
+            throw new IllegalStateException(why != null ? why : "store closed: " + path);
         }
     }
 

@@ -263,6 +263,45 @@ class KvStoreTest {
         }
     }
 
+    /**
+     * A full file system: run with {@code -Dsluice.test.smallfs=DIR} naming a small one (a 2 MiB tmpfs, say); skipped
+     * otherwise. A commit that cannot be written is an IOException naming the call and the file, the store closes
+     * itself, and what was committed before is there after reopening.
+     */
+    @Test
+    void aCommitOnAFullFileSystemIsAnIOExceptionAndLosesNothingCommittedBefore() throws IOException {
+        String smallFs = System.getProperty("sluice.test.smallfs");
+        org.junit.jupiter.api.Assumptions.assumeTrue(smallFs != null, "no -Dsluice.test.smallfs");
+        Path f = Path.of(smallFs).resolve("full-" + ProcessHandle.current().pid() + ".db");
+        java.nio.file.Files.deleteIfExists(f);
+        try {
+            try (KvStore kv = KvStore.open(f, true, true, false)) {
+                kv.beginTransaction();
+                kv.put(b(1), b(1));
+                kv.commitTransaction(true);
+                kv.beginTransaction();
+                Random r = new Random(1);
+                for (int i = 0; i < 4000; i++) {
+                    byte[] v = new byte[1000];
+                    r.nextBytes(v);
+                    kv.put(java.nio.ByteBuffer.allocate(4).putInt(i + 10).array(), v);
+                }
+                IOException e = assertThrows(IOException.class, () -> kv.commitTransaction(false));
+                assertTrue(e.getMessage().contains("commitTransaction(" + f), e.getMessage());
+                assertTrue(kv.isClosed(), "MVStore stops at a failed write, and so does the store");
+                assertFalse(kv.inTransaction());
+                IllegalStateException later = assertThrows(IllegalStateException.class, () -> kv.get(b(1)));
+                assertTrue(later.getMessage().contains("commit failed"), later.getMessage());
+            }
+            try (KvStore kv = KvStore.open(f, false, false, false)) {
+                assertArrayEquals(b(1), kv.get(b(1)));
+                assertEquals(1, kv.count());
+            }
+        } finally {
+            java.nio.file.Files.deleteIfExists(f);
+        }
+    }
+
     @Test
     void aSecondWriterInTheSameProcessIsRefused() throws IOException {
         Path f = dir.resolve("lock.db");

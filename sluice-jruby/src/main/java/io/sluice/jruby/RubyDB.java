@@ -269,7 +269,12 @@ public final class RubyDB extends RubyObject {
         // A transaction of our own (or the caller's) makes the read and the write one step for other threads.
         boolean own = !s.inTransaction();
         if (own) {
-            s.beginTransaction();
+            try {
+                s.beginTransaction();
+            } catch (IOException e) {
+                fail(context, SYSTEM, e.getMessage());
+                return context.nil;
+            }
         }
         boolean ok = false;
         try {
@@ -285,13 +290,26 @@ public final class RubyDB extends RubyObject {
             return asFixnum(context, sum);
         } finally {
             if (own) {
-                if (ok) {
-                    s.commitTransaction(false);
-                } else {
-                    s.abortTransaction();
-                }
+                endOwn(context, s, ok);
             }
         }
+    }
+
+    /** Ends a transaction this class began for one call: commits it, or aborts it when the call failed. */
+    private void endOwn(ThreadContext context, KvStore s, boolean ok) {
+        if (ok) {
+            try {
+                s.commitTransaction(false);
+                return;
+            } catch (IOException e) {
+                if (s.inTransaction()) {
+                    s.abortTransaction();
+                }
+                fail(context, SYSTEM, e.getMessage());
+                return;
+            }
+        }
+        s.abortTransaction();
     }
 
     /** {@code set_bulk(hash, atomic = true)}: stores every pair; the number stored, or -1. */
@@ -311,7 +329,12 @@ public final class RubyDB extends RubyObject {
                 list.add(new byte[][] {bytes(k), bytes(v)});
             }
         }, entries);
-        s.putAll(entries, atomic);
+        try {
+            s.putAll(entries, atomic);
+        } catch (IOException e) {
+            fail(context, SYSTEM, e.getMessage());
+            return asFixnum(context, -1);
+        }
         return asFixnum(context, entries.size());
     }
 
@@ -346,7 +369,12 @@ public final class RubyDB extends RubyObject {
         for (int i = 0; i < keys.size(); i++) {
             list.add(bytes(keys.eltInternal(i)));
         }
-        return asFixnum(context, s.removeAll(list, args.length < 2 || args[1].isTrue()));
+        try {
+            return asFixnum(context, s.removeAll(list, args.length < 2 || args[1].isTrue()));
+        } catch (IOException e) {
+            fail(context, SYSTEM, e.getMessage());
+            return asFixnum(context, -1);
+        }
     }
 
     /** {@code match_prefix(prefix, max = -1)}: the keys that start with {@code prefix}, in order, at most max. */
@@ -408,7 +436,11 @@ public final class RubyDB extends RubyObject {
         if (s.inTransaction()) {
             return fail(context, LOGIC, "logical inconsistency: a transaction is open already");
         }
-        s.beginTransaction();
+        try {
+            s.beginTransaction();
+        } catch (IOException e) {
+            return fail(context, SYSTEM, e.getMessage());
+        }
         hardTransaction = args.length > 0 && args[0].isTrue();
         return context.tru;
     }
@@ -424,7 +456,15 @@ public final class RubyDB extends RubyObject {
             return fail(context, INVALID, "not in transaction");
         }
         if (args.length == 0 || args[0].isTrue()) {
-            s.commitTransaction(hardTransaction);
+            try {
+                s.commitTransaction(hardTransaction);
+            } catch (IOException e) {
+                // Kyoto Cabinet ends the transaction either way; a commit that could not be written is taken back.
+                if (s.inTransaction()) {
+                    s.abortTransaction();
+                }
+                return fail(context, SYSTEM, e.getMessage());
+            }
         } else {
             s.abortTransaction();
         }
@@ -438,7 +478,11 @@ public final class RubyDB extends RubyObject {
         if (s == null) {
             return context.fals;
         }
-        s.sync(hard.isTrue());
+        try {
+            s.sync(hard.isTrue());
+        } catch (IOException e) {
+            return fail(context, SYSTEM, e.getMessage());
+        }
         return context.tru;
     }
 
