@@ -6,6 +6,7 @@
 #   Sluice::MappedWriter.open("log.bin") { |w| w << record }         # appends through a mapped window
 #   Sluice::Zip.open("app.jar") { |z| z.read("META-INF/MANIFEST.MF") } # from any number of threads
 #   Sluice.engines                                                    # which engines run here, and why not
+#   Sluice::DB.process("index.kct") { |db| db[key] = value }         # Kyoto Cabinet's API on H2's MVStore
 
 require "sluice/version"
 
@@ -16,7 +17,7 @@ end
 
 # The gem carries Sluice's jars beside this file. Loaded from a jar on the class path instead (an application that
 # bundles Sluice, or `sluice bench jruby`), the classes are there already and there is nothing to add.
-%w[sluice-core sluice-jruby].each do |name|
+%w[sluice-core sluice-db h2-mvstore sluice-jruby].each do |name|
   jar = File.join(__dir__, "sluice", "#{name}.jar")
   require jar if File.exist?(jar)
 end
@@ -25,6 +26,7 @@ JRuby::Util.load_ext("io.sluice.jruby.SluiceLibrary")
 require "sluice/file"
 require "sluice/mapped_writer"
 require "sluice/zip"
+require "sluice/database"
 
 module Sluice
   # One of Sluice's I/O engines: its name (:classic, :channel, :mmap, :io_uring), how it moves bytes, and why it

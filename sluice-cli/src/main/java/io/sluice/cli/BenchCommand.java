@@ -29,13 +29,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         subcommands = {BenchWriteCommand.class, BenchBigFileCommand.class, BenchUringCommand.class,
                 ZipBenchCommand.class, BenchChunksCommand.class,
-                BenchJRubyCommand.class},
+                BenchJRubyCommand.class, BenchKvCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
                     + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",
             "The table goes to standard output, progress to standard error. Sections: 'sluice bench write' and "
                     + "'sluice bench bigfile' (writes), 'sluice bench uring' (io_uring batches and O_DIRECT), "
-                    + "'sluice bench zip' (zip readers)."})
+                    + "'sluice bench zip' (zip readers), 'sluice bench chunks' (seed 001's read size), "
+                    + "'sluice bench jruby' (seed 000 from JRuby), 'sluice bench kv' (Sluice::DB)."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

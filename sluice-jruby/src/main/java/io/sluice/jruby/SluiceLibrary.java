@@ -18,6 +18,8 @@ import org.jruby.runtime.load.BasicLibraryService;
  *       an engine that cannot run here); {@code Sluice::ZipError < Sluice::Error}: a damaged or refused archive.</li>
  *   <li>{@code Sluice::File} ({@link RubySluiceFile}), {@code Sluice::MappedWriter} ({@link RubyMappedWriter}),
  *       {@code Sluice::Zip} and {@code Sluice::Zip::Entry} ({@link RubyZip}, {@link RubyZipEntry}).</li>
+ *   <li>{@code Sluice::DB} and {@code Sluice::DB::Cursor} ({@link RubyDB}, {@link RubyDBCursor}), Kyoto Cabinet's
+ *       API on {@code io.sluice.db.KvStore}; {@code require 'sluice/db'} loads them with their Ruby parts.</li>
  *   <li>{@code Sluice.native_access?} and the engine list behind {@code Sluice.engines} ({@link SluiceModule}).</li>
  * </ul>
  */
@@ -48,6 +50,11 @@ public final class SluiceLibrary implements BasicLibraryService {
         // Entries come from their archive only.
         zip.defineClassUnder(context, "Entry", object, ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR)
                 .defineMethods(context, RubyZipEntry.class);
+        RubyClass db = sluice.defineClassUnder(context, "DB", object, RubyDB::new)
+                .defineMethods(context, RubyDB.class);
+        // Cursors come from their database only.
+        db.defineClassUnder(context, "Cursor", object, ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR)
+                .defineMethods(context, RubyDBCursor.class);
         sluice.defineMethods(context, SluiceModule.class);
         return true;
     }

@@ -1,0 +1,69 @@
+package io.sluice.cli;
+
+import io.sluice.jruby.bench.KvBench;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sluice bench kv}: Sluice::DB against the same store from Java and through JRuby's automatic conversion, and
+ * Ruby's PStore, on a maf_index-shaped workload. The work is in {@link KvBench} (module sluice-jruby).
+ */
+@Command(name = "kv", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "An index build shaped like bio-maf's maf_index: bulk-load N entries (16-byte keys of sequence, bin and "
+                    + "start; 16-byte values of offset and length), then random gets, then scans of 100 entries from "
+                    + "random keys. Rows: Sluice::DB from JRuby; the same MVStore from JRuby through automatic "
+                    + "String conversion; KvStore from Java with no JRuby (the binding's overhead); Ruby's PStore at "
+                    + "a smaller N.",
+            "The JRuby rows run from the jruby-complete jar in a JVM of their own. The default 5 M entries take "
+                    + "several minutes; --n 200000 takes about one."})
+final class BenchKvCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--n", defaultValue = "5000000", paramLabel = "N",
+            description = "Entries loaded (default: ${DEFAULT-VALUE}).")
+    int n;
+
+    @Option(names = "--pstore-n", paramLabel = "N",
+            description = "Entries PStore loads; 0 skips it (default: N / 50, at most 100000).")
+    Integer pstoreN;
+
+    @Option(names = "--gets", defaultValue = "200000", paramLabel = "N",
+            description = "Random gets per round (default: ${DEFAULT-VALUE}).")
+    int gets;
+
+    @Option(names = "--scans", defaultValue = "20000", paramLabel = "N",
+            description = "Scans of 100 entries per round (default: ${DEFAULT-VALUE}).")
+    int scans;
+
+    @Option(names = "--rounds", defaultValue = "3", paramLabel = "N",
+            description = "Measured rounds after the rehearsal (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--dir", paramLabel = "DIR",
+            description = "Where the store files go (default: the system temp directory).")
+    Path dir;
+
+    @Option(names = "--jruby-jar", paramLabel = "JAR",
+            description = "The jruby-complete jar to run (default: the one the build copied to sluice-cli/target/jruby).")
+    Path jrubyJar;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        int p = pstoreN != null ? pstoreN : Math.min(n / 50, 100_000);
+        Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
+        KvBench.Options o = new KvBench.Options(n, p, gets, scans, rounds, d, jrubyJar);
+        PrintWriter err = spec.commandLine().getErr();
+        BenchCommand.describeMachine(err);
+        KvBench.Result result = KvBench.run(o, err);
+        KvBench.table(result, spec.commandLine().getOut());
+        return Main.OK;
+    }
+}

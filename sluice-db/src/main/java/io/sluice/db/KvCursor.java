@@ -1,0 +1,103 @@
+package io.sluice.db;
+
+import org.h2.mvstore.Cursor;
+import org.h2.mvstore.MVMap;
+
+/**
+ * A position among a {@link KvStore}'s keys, moving in key order. Each {@link #jump} reads from the tree as it is
+ * then, and steps in the same direction continue over that version (writes made after the jump are seen from the next
+ * jump on). One thread at a time; any number of cursors at once.
+ */
+public final class KvCursor {
+    private final KvStore owner;
+    private final MVMap<byte[], byte[]> map;
+    private Cursor<byte[], byte[]> cursor;
+    private boolean forward;
+    private byte[] key;
+    private byte[] value;
+
+    KvCursor(KvStore owner, MVMap<byte[], byte[]> map) {
+        this.owner = owner;
+        this.map = map;
+    }
+
+    /** Moves to the first key at or after {@code from} (the first key when null); returns whether there is one. */
+    public boolean jump(byte[] from) {
+        owner.checkOpen();
+        forward = true;
+        cursor = map.cursor(from);
+        return advance();
+    }
+
+    /** Moves to the last key at or before {@code from} (the last key when null); returns whether there is one. */
+    public boolean jumpBack(byte[] from) {
+        owner.checkOpen();
+        forward = false;
+        cursor = map.cursor(from, null, true);
+        return advance();
+    }
+
+    /** Moves to the next key; returns whether there is one (false also when the cursor is nowhere). */
+    public boolean step() {
+        if (key == null) {
+            return false;
+        }
+        if (!forward) {
+            forward = true;
+            byte[] higher = map.higherKey(key);
+            if (higher == null) {
+                return clear();
+            }
+            cursor = map.cursor(higher);
+        }
+        return advance();
+    }
+
+    /** Moves to the previous key; returns whether there is one (false also when the cursor is nowhere). */
+    public boolean stepBack() {
+        if (key == null) {
+            return false;
+        }
+        if (forward) {
+            forward = false;
+            byte[] lower = map.lowerKey(key);
+            if (lower == null) {
+                return clear();
+            }
+            cursor = map.cursor(lower, null, true);
+        }
+        return advance();
+    }
+
+    private boolean advance() {
+        owner.checkOpen();
+        if (cursor != null && cursor.hasNext()) {
+            key = cursor.next();
+            value = cursor.getValue();
+            return true;
+        }
+        return clear();
+    }
+
+    private boolean clear() {
+        cursor = null;
+        key = null;
+        value = null;
+        return false;
+    }
+
+    /** The current key (the store's own array), or null when the cursor is nowhere or past either end. */
+    public byte[] key() {
+        return key;
+    }
+
+    /** The current value (the store's own array), or null when the cursor is nowhere or past either end. */
+    public byte[] value() {
+        return value;
+    }
+
+    /** Forgets the position. */
+    public void reset() {
+        clear();
+    }
+}

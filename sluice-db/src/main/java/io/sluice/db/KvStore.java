@@ -1,0 +1,594 @@
+package io.sluice.db;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.h2.mvstore.DataUtils;
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
+import org.h2.mvstore.MVStoreException;
+
+/**
+ * An embedded ordered key-value store of byte arrays: keys in unsigned byte order (shorter first on a common
+ * prefix), in one file or in memory, on H2's MVStore (a copy-on-write B-tree). Sluice's JRuby {@code Sluice::DB} is
+ * built on it; nothing here depends on JRuby.
+ *
+ * <h2>Arrays</h2>
+ * The store keeps the arrays it is given and hands out its own: a caller must not change a key or value array after
+ * passing it in, nor one it got back. This is what lets a binding move bytes with at most one copy.
+ *
+ * <h2>Threads</h2>
+ * Any number of threads may read and write at once. Reads take no lock and see every write that has returned. Writes
+ * are serialized by one lock, which a transaction holds from {@link #beginTransaction} to its end, so other threads'
+ * writes wait for a transaction while their reads go on (and see its writes before it ends, as in Kyoto Cabinet).
+ *
+ * <h2>Durability</h2>
+ * A <em>commit</em> writes every change made before it to the file as one new version of the tree, with the
+ * {@code write} system call, and the file's header then names the newest complete version; opening a file reads the
+ * newest complete version and ignores anything after it.
+ * <ul>
+ *   <li>{@link #commitTransaction(boolean)} commits the transaction's writes, and the ones made before it, as one
+ *       version: after it returns, a {@code kill -9} of this process keeps them (the bytes are in the kernel's page
+ *       cache), and a crash can never leave part of a transaction.</li>
+ *   <li>With {@code hard} it also {@code fsync}s the file ({@link #sync}) before returning: then the transaction
+ *       also survives power loss or a kernel crash. Without it, power loss may lose the last versions committed
+ *       before the kernel wrote them out; the file then opens at an older complete version (MVStore checks each
+ *       version's checksums and falls back).</li>
+ *   <li>Writes outside a transaction are committed by a background thread about once a second (and whenever about
+ *       {@value #COMMIT_MEMORY} bytes of changes wait): a {@code kill -9} loses at most the last second or so of
+ *       them, never leaves a damaged file.</li>
+ *   <li>{@link #close} commits and syncs.</li>
+ * </ul>
+ * A commit or sync that fails is an {@link IOException} naming the call and the file. A write outside a transaction
+ * that finds {@value #COMMIT_MEMORY} bytes waiting commits them, and throws {@link java.io.UncheckedIOException} if
+ * that fails (the write itself is kept in memory; the next commit tries again).
+ *
+ * <h2>Locking</h2>
+ * A file is locked while open ({@code FileChannel.tryLock}, a POSIX record lock): exclusively when writable, shared
+ * when read-only. Opening a file that another process (or another open store in this JVM) has locked in a conflicting
+ * way fails at once with an {@link IOException} saying so. Within one JVM a file can be open in one store only, even
+ * read-only: the JDK refuses a second lock on a file its process holds one on.
+ */
+public final class KvStore implements AutoCloseable {
+    /** Bytes of uncommitted changes after which a write outside a transaction commits them. */
+    static final int COMMIT_MEMORY = 16 << 20;
+
+    private static final String MAP_NAME = "data";
+
+    private final MVStore store;
+    private final MVMap<byte[], byte[]> map;
+    private final Path path;
+    private final boolean writable;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ScheduledExecutorService committer;
+    /** The thread in a transaction, or null. Guarded by writeLock. */
+    private Thread transaction;
+    private volatile boolean closed;
+    /** Why the store closed itself, or null. */
+    private volatile String closedBecause;
+
+    private KvStore(MVStore store, Path path, boolean writable) {
+        this.store = store;
+        this.path = path;
+        this.writable = writable;
+        this.map = store.openMap(MAP_NAME, new MVMap.Builder<byte[], byte[]>()
+                .keyType(UnsignedBytes.INSTANCE).valueType(UnsignedBytes.INSTANCE));
+        if (path != null && writable) {
+            committer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "sluice-db-commit " + path);
+                t.setDaemon(true);
+                return t;
+            });
+            committer.scheduleWithFixedDelay(this::backgroundCommit, 1, 1, TimeUnit.SECONDS);
+        } else {
+            committer = null;
+        }
+    }
+
+    /**
+     * Opens the store in file {@code path}.
+     *
+     * @param writable whether writes are allowed (the file is then locked exclusively, else shared)
+     * @param create whether a missing file is created (only when writable)
+     * @param truncate whether every record is removed on opening (only when writable)
+     * @throws NoSuchFileException if the file does not exist and {@code create} is false
+     * @throws IOException if the file is locked by another process or store, is not a store, or cannot be read
+     */
+    public static KvStore open(Path path, boolean writable, boolean create, boolean truncate) throws IOException {
+        Path p = path.toAbsolutePath();
+        if (!Files.exists(p) && !(writable && create)) {
+            throw new NoSuchFileException(p.toString(), null, "open: no such store file");
+        }
+        MVStore.Builder b = new MVStore.Builder().fileName(p.toString()).autoCommitDisabled();
+        if (!writable) {
+            b.readOnly();
+        }
+        MVStore s;
+        try {
+            s = b.open();
+        } catch (MVStoreException e) {
+            if (e.getErrorCode() == DataUtils.ERROR_FILE_LOCKED) {
+                throw new IOException("open(" + p + "): the file is locked by another process (or is open in this "
+                        + "process already): a store file is opened by one writer or by readers only", e);
+            }
+            throw new IOException("open(" + p + "): " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            // MVStore's answer to a missing directory, among others.
+            throw new IOException("open(" + p + "): " + e.getMessage(), e);
+        }
+        boolean success = false;
+        try {
+            KvStore kv = new KvStore(s, p, writable);
+            if (truncate && writable) {
+                kv.map.clear();
+                s.commit();
+            }
+            success = true;
+            return kv;
+        } finally {
+            if (!success) {
+                s.closeImmediately();
+            }
+        }
+    }
+
+    /** A new empty store in memory only, gone when closed. */
+    public static KvStore inMemory() {
+        return new KvStore(new MVStore.Builder().autoCommitDisabled().open(), null, true);
+    }
+
+    /** The absolute path of the file, or null in memory. */
+    public Path path() {
+        return path;
+    }
+
+    /** Whether writes are allowed. */
+    public boolean isWritable() {
+        return writable;
+    }
+
+    /** The value of {@code key}, or null; the array is the store's own. */
+    public byte[] get(byte[] key) {
+        checkOpen();
+        return map.get(key);
+    }
+
+    /** Whether {@code key} has a value. */
+    public boolean containsKey(byte[] key) {
+        checkOpen();
+        return map.containsKey(key);
+    }
+
+    /** Sets {@code key} to {@code value} and returns the previous value, or null. */
+    public byte[] put(byte[] key, byte[] value) {
+        lockWrite();
+        try {
+            return map.put(key, value);
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /** Sets {@code key} to {@code value} only if it has no value; returns whether it did. */
+    public boolean putIfAbsent(byte[] key, byte[] value) {
+        lockWrite();
+        try {
+            return map.putIfAbsent(key, value) == null;
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /** Sets {@code key} to {@code value} only if it has a value; returns whether it did. */
+    public boolean replace(byte[] key, byte[] value) {
+        lockWrite();
+        try {
+            if (!map.containsKey(key)) {
+                return false;
+            }
+            map.put(key, value);
+            return true;
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /** Appends {@code tail} to the value of {@code key} (set to {@code tail} if none); returns the new value. */
+    public byte[] append(byte[] key, byte[] tail) {
+        lockWrite();
+        try {
+            byte[] old = map.get(key);
+            byte[] v = tail;
+            if (old != null) {
+                v = Arrays.copyOf(old, old.length + tail.length);
+                System.arraycopy(tail, 0, v, old.length, tail.length);
+            }
+            map.put(key, v);
+            return v;
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /** Removes {@code key}; returns its value, or null if it had none. */
+    public byte[] remove(byte[] key) {
+        lockWrite();
+        try {
+            return map.remove(key);
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /**
+     * Sets every key of {@code entries} (pairs {key, value}) in order. With {@code atomic}, as one transaction: a
+     * crash keeps all or none (a transaction already open by this thread absorbs it).
+     *
+     * @throws IOException if the atomic commit cannot be written (the entries are then undone)
+     */
+    public void putAll(List<byte[][]> entries, boolean atomic) throws IOException {
+        if (atomic) {
+            inTransaction(() -> entries.forEach(e -> map.put(e[0], e[1])));
+        } else {
+            for (byte[][] e : entries) {
+                put(e[0], e[1]);
+            }
+        }
+    }
+
+    /**
+     * Removes every key of {@code keys}; returns how many had a value. {@code atomic} as in {@link #putAll}.
+     *
+     * @throws IOException if the atomic commit cannot be written (the removals are then undone)
+     */
+    public long removeAll(List<byte[]> keys, boolean atomic) throws IOException {
+        long[] n = {0};
+        Runnable work = () -> keys.forEach(k -> {
+            if (map.remove(k) != null) {
+                n[0]++;
+            }
+        });
+        if (atomic) {
+            inTransaction(work);
+        } else {
+            lockWrite();
+            try {
+                work.run();
+            } finally {
+                unlockWrite();
+            }
+        }
+        return n[0];
+    }
+
+    /** The values of {@code keys}, in a map from each key that has one, read from one version of the tree. */
+    public Map<byte[], byte[]> getAll(List<byte[]> keys) {
+        checkOpen();
+        Map<byte[], byte[]> out = new java.util.IdentityHashMap<>();
+        for (byte[] k : keys) {
+            byte[] v = map.get(k);
+            if (v != null) {
+                out.put(k, v);
+            }
+        }
+        return out;
+    }
+
+    private void inTransaction(Runnable work) throws IOException {
+        if (writeLock.isHeldByCurrentThread() && transaction == Thread.currentThread()) {
+            work.run();
+            return;
+        }
+        beginTransaction();
+        boolean ok = false;
+        try {
+            work.run();
+            ok = true;
+        } finally {
+            if (!ok) {
+                abortTransaction();
+            }
+        }
+        try {
+            commitTransaction(false);
+        } catch (IOException e) {
+            // The commit failed and left the transaction open: take its writes back.
+            if (inTransaction()) {
+                abortTransaction();
+            }
+            throw e;
+        }
+    }
+
+    /** Removes every record. */
+    public void clear() {
+        lockWrite();
+        try {
+            map.clear();
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /** The number of records. */
+    public long count() {
+        checkOpen();
+        return map.sizeAsLong();
+    }
+
+    /** The first key at or after {@code key}, or null. */
+    public byte[] ceilingKey(byte[] key) {
+        checkOpen();
+        return map.ceilingKey(key);
+    }
+
+    /** The first key after {@code key}, or null. */
+    public byte[] higherKey(byte[] key) {
+        checkOpen();
+        return map.higherKey(key);
+    }
+
+    /** The last key at or before {@code key}, or null. */
+    public byte[] floorKey(byte[] key) {
+        checkOpen();
+        return map.floorKey(key);
+    }
+
+    /** The last key before {@code key}, or null. */
+    public byte[] lowerKey(byte[] key) {
+        checkOpen();
+        return map.lowerKey(key);
+    }
+
+    /** The last key, or null when empty. */
+    public byte[] lastKey() {
+        checkOpen();
+        return map.lastKey();
+    }
+
+    /** A cursor, positioned nowhere until {@link KvCursor#jump}; see there what it sees. */
+    public KvCursor cursor() {
+        checkOpen();
+        return new KvCursor(this, map);
+    }
+
+    /**
+     * Starts a transaction on this thread: it waits for any other thread's transaction, and until it ends, this
+     * thread's writes are undone together by {@link #abortTransaction} or kept together by
+     * {@link #commitTransaction}. Not nested.
+     *
+     * @throws IllegalStateException if this thread is in a transaction already
+     * @throws IOException if the writes made before it cannot be committed
+     */
+    public void beginTransaction() throws IOException {
+        checkWritable();
+        writeLock.lock();
+        if (transaction != null) {
+            writeLock.unlock();
+            throw new IllegalStateException("a transaction is open already on this thread: " + path);
+        }
+        try {
+            checkOpen();
+            // Commit what came before, so that an abort takes back the transaction's writes only.
+            commit("beginTransaction");
+        } catch (IOException | RuntimeException e) {
+            writeLock.unlock();
+            throw e;
+        }
+        transaction = Thread.currentThread();
+    }
+
+    /**
+     * Ends this thread's transaction by committing it (see the class's notes on durability); with {@code hard} the
+     * file is also synced to the disk.
+     *
+     * @throws IOException if the commit cannot be written or the sync fails; the store is then closed (MVStore stops
+     *     at its first failed write) and the file keeps every version committed before: reopen it
+     */
+    public void commitTransaction(boolean hard) throws IOException {
+        checkTransaction();
+        try {
+            commit("commitTransaction");
+            if (hard) {
+                syncFile("commitTransaction");
+            }
+        } finally {
+            transaction = null;
+            writeLock.unlock();
+        }
+    }
+
+    private void commit(String op) throws IOException {
+        try {
+            store.commit();
+        } catch (MVStoreException e) {
+            throw failed(op, "commit", e);
+        }
+    }
+
+    /**
+     * Closes the store after MVStore's first failed write (after which MVStore refuses every call) and returns the
+     * exception to throw.
+     */
+    private IOException failed(String op, String what, MVStoreException e) {
+        String message = op + "(" + where() + "): " + what + " failed, store closed (the file keeps every version "
+                + "committed before; reopen it): " + e.getMessage();
+        closedBecause = message;
+        closed = true;
+        if (committer != null) {
+            committer.shutdownNow();
+        }
+        try {
+            store.closeImmediately();
+        } catch (RuntimeException ignored) {
+            // Closing a store that failed may fail the same way; the failure reported is the first.
+        }
+        return new IOException(message, e);
+    }
+
+    private void syncFile(String op) throws IOException {
+        if (path == null) {
+            return;
+        }
+        try {
+            store.sync();
+        } catch (MVStoreException e) {
+            throw failed(op, "fsync", e);
+        }
+    }
+
+    private String where() {
+        return path == null ? "memory" : path.toString();
+    }
+
+    /** Ends this thread's transaction, undoing its writes. */
+    public void abortTransaction() {
+        checkTransaction();
+        try {
+            store.rollback();
+        } finally {
+            transaction = null;
+            writeLock.unlock();
+        }
+    }
+
+    /** Whether the calling thread is in a transaction. */
+    public boolean inTransaction() {
+        return transaction == Thread.currentThread();
+    }
+
+    private void checkTransaction() {
+        if (transaction != Thread.currentThread()) {
+            throw new IllegalStateException("no transaction open on this thread: " + path);
+        }
+    }
+
+    /**
+     * Commits every write made so far (a transaction open on another thread is waited for); with {@code hard} also
+     * syncs the file to the disk, so that the writes survive power loss.
+     *
+     * @throws IOException if the commit or the sync fails
+     */
+    public void sync(boolean hard) throws IOException {
+        if (!writable) {
+            checkOpen();
+            return;
+        }
+        lockWrite();
+        try {
+            if (transaction == null) {
+                commit("sync");
+            }
+            if (hard) {
+                syncFile("sync");
+            }
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /** The size of the file in bytes (an estimate of the memory used, for a store in memory). */
+    public long size() {
+        checkOpen();
+        if (path == null) {
+            return store.getFileStore() == null ? map.sizeAsLong() * 64 : store.getFileStore().size();
+        }
+        return store.getFileStore().size();
+    }
+
+    /**
+     * Commits, syncs and closes; writes of a transaction still open (on any thread) are undone first. Closing twice
+     * does nothing.
+     */
+    @Override
+    public void close() throws IOException {
+        writeLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (committer != null) {
+                committer.shutdownNow();
+            }
+            if (transaction != null) {
+                store.rollback();
+                transaction = null;
+            }
+            store.close();
+        } catch (MVStoreException e) {
+            throw new IOException("close(" + path + "): " + e.getMessage(), e);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Whether {@link #close} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    private void backgroundCommit() {
+        // Skip a second where a transaction holds the lock: its end commits anyway.
+        if (writeLock.tryLock()) {
+            try {
+                if (!closed && transaction == null && store.hasUnsavedChanges()) {
+                    commit("background commit");
+                }
+            } catch (IOException | RuntimeException e) {
+                // The store is closed now; the next call reports why.
+            } finally {
+                writeLock.unlock();
+            }
+        }
+    }
+
+    private void lockWrite() {
+        checkWritable();
+        writeLock.lock();
+        if (closed) {
+            writeLock.unlock();
+            checkOpen();
+        }
+    }
+
+    private void unlockWrite() {
+        try {
+            if (transaction == null && store.getUnsavedMemory() > COMMIT_MEMORY) {
+                commit("write");
+            }
+        } catch (IOException e) {
+            // The write itself is in the tree; only saving it failed, and the next commit tries again.
+            throw new java.io.UncheckedIOException(e);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    void checkOpen() {
+        if (closed) {
+            String why = closedBecause;
+            throw new IllegalStateException(why != null ? why : "store closed: " + path);
+        }
+    }
+
+    private void checkWritable() {
+        checkOpen();
+        if (!writable) {
+            throw new ReadOnlyStoreException("store opened read-only: " + path);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KvStore[" + (path == null ? "memory" : path) + (closed ? ", closed]" : "]");
+    }
+}

@@ -1,0 +1,143 @@
+package io.sluice.jruby;
+
+import io.sluice.db.KvCursor;
+import io.sluice.db.KvStore;
+import org.jruby.Ruby;
+import org.jruby.RubyClass;
+import org.jruby.RubyObject;
+import org.jruby.anno.JRubyClass;
+import org.jruby.anno.JRubyMethod;
+import org.jruby.api.Create;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+
+/**
+ * {@code Sluice::DB::Cursor}: Kyoto Cabinet's cursor over a {@link RubyDB}, a {@link KvCursor}. A new cursor is
+ * nowhere: {@code jump} first. At either end {@code step} and {@code step_back} return false and leave the cursor
+ * nowhere; {@code key}, {@code value} and {@code get} then return nil with error NOREC, as in Kyoto Cabinet. One
+ * thread at a time (each thread its own cursor).
+ */
+@SuppressWarnings("serial")
+@JRubyClass(name = "Sluice::DB::Cursor")
+public final class RubyDBCursor extends RubyObject {
+    private final RubyDB db;
+    /** The store the cursor was made on: the database may have been closed and opened on another since. */
+    private final KvStore store;
+    private KvCursor cursor;
+
+    RubyDBCursor(Ruby runtime, RubyClass type, RubyDB db, KvStore store) {
+        super(runtime, type);
+        this.db = db;
+        this.store = store;
+        this.cursor = store.cursor();
+    }
+
+    private KvCursor cursor(ThreadContext context) {
+        if (cursor == null || store.isClosed()) {
+            db.cursorFail(context, RubyDB.INVALID, "not opened (or the cursor was disabled)");
+            return null;
+        }
+        return cursor;
+    }
+
+    /** {@code jump(key = nil)}: to the first record at or after {@code key} (the first record); whether found. */
+    @JRubyMethod(name = "jump", optional = 1)
+    public IRubyObject jump(ThreadContext context, IRubyObject[] args) {
+        KvCursor c = cursor(context);
+        if (c == null) {
+            return context.fals;
+        }
+        byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
+        return c.jump(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+    }
+
+    /** {@code jump_back(key = nil)}: to the last record at or before {@code key} (the last record); whether found. */
+    @JRubyMethod(name = "jump_back", optional = 1)
+    public IRubyObject jumpBack(ThreadContext context, IRubyObject[] args) {
+        KvCursor c = cursor(context);
+        if (c == null) {
+            return context.fals;
+        }
+        byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
+        return c.jumpBack(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+    }
+
+    /** {@code step}: to the next record; false (error NOREC) past the last. */
+    @JRubyMethod(name = "step")
+    public IRubyObject step(ThreadContext context) {
+        KvCursor c = cursor(context);
+        if (c == null) {
+            return context.fals;
+        }
+        return c.step() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+    }
+
+    /** {@code step_back}: to the previous record; false (error NOREC) before the first. */
+    @JRubyMethod(name = "step_back")
+    public IRubyObject stepBack(ThreadContext context) {
+        KvCursor c = cursor(context);
+        if (c == null) {
+            return context.fals;
+        }
+        return c.stepBack() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+    }
+
+    /** {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step if asked; nil (error NOREC) when nowhere. */
+    @JRubyMethod(name = {"key", "get_key"}, optional = 1)
+    public IRubyObject key(ThreadContext context, IRubyObject[] args) {
+        return current(context, args, 0);
+    }
+
+    /** {@code value(step = false)}, {@code get_value}: the current value, then a step if asked; nil (error NOREC) when nowhere. */
+    @JRubyMethod(name = {"value", "get_value"}, optional = 1)
+    public IRubyObject value(ThreadContext context, IRubyObject[] args) {
+        return current(context, args, 1);
+    }
+
+    /** {@code get(step = false)}: {@code [key, value]}, then a step if asked; nil (error NOREC) when nowhere. */
+    @JRubyMethod(name = "get", optional = 1)
+    public IRubyObject get(ThreadContext context, IRubyObject[] args) {
+        return current(context, args, 2);
+    }
+
+    private IRubyObject current(ThreadContext context, IRubyObject[] args, int what) {
+        KvCursor c = cursor(context);
+        if (c == null) {
+            return context.nil;
+        }
+        byte[] k = c.key();
+        if (k == null) {
+            db.cursorFail(context, RubyDB.NOREC, "no record");
+            return context.nil;
+        }
+        Ruby runtime = context.runtime;
+        IRubyObject out = switch (what) {
+            case 0 -> RubyDB.string(runtime, k);
+            case 1 -> RubyDB.string(runtime, c.value());
+            default -> Create.newArray(context, RubyDB.string(runtime, k), RubyDB.string(runtime, c.value()));
+        };
+        if (args.length > 0 && args[0].isTrue()) {
+            c.step();
+        }
+        return out;
+    }
+
+    /** {@code disable}: forgets the position; later calls fail with error INVALID. nil. */
+    @JRubyMethod(name = "disable")
+    public IRubyObject disable(ThreadContext context) {
+        cursor = null;
+        return context.nil;
+    }
+
+    /** {@code db}: the database. */
+    @JRubyMethod(name = "db")
+    public IRubyObject db(ThreadContext context) {
+        return db;
+    }
+
+    /** {@code error}: the database's last error. */
+    @JRubyMethod(name = "error")
+    public IRubyObject error(ThreadContext context) {
+        return db.callMethod(context, "error");
+    }
+}

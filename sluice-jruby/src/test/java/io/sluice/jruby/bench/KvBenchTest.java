@@ -1,0 +1,40 @@
+package io.sluice.jruby.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A small real run of {@code sluice bench kv}: every row loads, finds every key it looks for, and scans. */
+class KvBenchTest {
+    @Test
+    void everyRowRunsEveryOperationAndTheTableHasTheTargets(@TempDir Path tmp) throws Exception {
+        KvBench.Options o = new KvBench.Options(3000, 500, 200, 20, 1, tmp, null);
+        StringWriter progress = new StringWriter();
+        KvBench.Result r = KvBench.run(o, new PrintWriter(progress, true));
+        assertEquals(Set.of(KvBench.SLUICE, KvBench.AUTO, KvBench.PSTORE, KvBench.JAVA), r.samples().keySet(),
+                progress::toString);
+        r.samples().forEach((row, ops) -> {
+            assertEquals(Set.of("load", "get", "scan"), ops.keySet(), row);
+            ops.forEach((op, samples) -> assertEquals(1, samples.size(), row + " " + op));
+        });
+        assertTrue(r.sizes().get(KvBench.SLUICE) > 0);
+        StringWriter table = new StringWriter();
+        KvBench.table(r, new PrintWriter(table, true));
+        assertTrue(table.toString().contains("Sluice::DB >= 0.8x KvStore from Java, get"), table::toString);
+        assertTrue(table.toString().contains("x autoconv"), table::toString);
+    }
+
+    @Test
+    void keysSortAsTheirEntryNumbersWithinASequence() {
+        // Entries i and i + 25 are one sequence, consecutive starts: their keys must sort in that order.
+        assertTrue(java.util.Arrays.compareUnsigned(KvBench.key(7), KvBench.key(32)) < 0);
+        assertEquals(16, KvBench.key(123_456).length);
+        assertEquals(16, KvBench.value(123_456).length);
+    }
+}
