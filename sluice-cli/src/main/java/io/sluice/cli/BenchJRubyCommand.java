@@ -77,8 +77,13 @@ final class BenchJRubyCommand implements Callable<Integer> {
         for (String c : chunkSizes) {
             chunks.add(BenchCommand.blockSize(c, "--chunk-sizes"));
         }
-        Path d = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
-        JRubyBench.Options o = new JRubyBench.Options(ByteSize.parse(size), d, chunks, rounds, !noWrites, !noReads,
+        // The same checks as every other section, before JRuby starts: a run takes minutes.
+        BenchChecks.json(json);
+        BenchChecks.rounds(rounds);
+        Path d = BenchChecks.dir(dir);
+        long bytes = ByteSize.parse(size);
+        BenchChecks.space(d, bytes, "--size " + size + " (one file at a time)");
+        JRubyBench.Options o = new JRubyBench.Options(bytes, d, chunks, rounds, !noWrites, !noReads,
                 only != null ? only : List.of(), jrubyJar);
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();

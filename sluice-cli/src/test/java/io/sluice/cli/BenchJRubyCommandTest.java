@@ -34,4 +34,12 @@ class BenchJRubyCommandTest {
         assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--size", "1k", "--chunk-sizes", "4k"));
         assertTrue(err.toString().contains("chunk sizes must be 1 byte to --size"), err::toString);
     }
+
+    @Test
+    void aMissingDirAndBadRoundsAreRefusedBeforeJRubyStarts() {
+        assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--dir", "/nonexistent/sluice-typo"));
+        assertTrue(err.toString().contains("does not exist"), err::toString);
+        assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--rounds", "0"));
+        assertTrue(err.toString().contains("--rounds must be 1 to"), err::toString);
+    }
 }

@@ -28,4 +28,12 @@ class BenchKvCommandTest {
         assertEquals(Main.BAD_INPUT, run("bench", "kv", "--n", "0"));
         assertTrue(err.toString().contains("must be positive"), err::toString);
     }
+
+    @Test
+    void aMissingDirAndBadRoundsAreRefusedBeforeJRubyStarts() {
+        assertEquals(Main.BAD_INPUT, run("bench", "kv", "--dir", "/nonexistent/sluice-typo"));
+        assertTrue(err.toString().contains("does not exist"), err::toString);
+        assertEquals(Main.BAD_INPUT, run("bench", "kv", "--rounds", "0"));
+        assertTrue(err.toString().contains("--rounds must be 1 to"), err::toString);
+    }
 }
