@@ -2,15 +2,12 @@ package io.sluice;
 
 import static java.nio.file.StandardOpenOption.READ;
 import static java.nio.file.StandardOpenOption.WRITE;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A FIFO made with {@code mkfifo}, and the test's own descriptor on it (read and write), through which bytes are fed.
@@ -22,10 +19,7 @@ final class Fifo implements AutoCloseable {
     final FileChannel channel;
 
     Fifo(Path dir) throws IOException, InterruptedException {
-        path = dir.resolve("fifo");
-        Process p = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
-        assertTrue(p.waitFor(20, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), () -> "mkfifo failed: " + output(p));
+        path = NonRegularFiles.fifo(dir.resolve("fifo"));
         // Read and write: the kernel does not wait for a partner to open a FIFO that way.
         channel = FileChannel.open(path, READ, WRITE);
     }
@@ -42,14 +36,6 @@ final class Fifo implements AutoCloseable {
     public void close() throws IOException {
         try (channel) {
             feed("x".repeat(4096));
-        }
-    }
-
-    private static String output(Process p) {
-        try {
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return e.toString();
         }
     }
 }

@@ -369,14 +369,6 @@ class ParallelScanTest {
         }
     }
 
-    /** Makes a FIFO with {@code mkfifo}. */
-    static Path fifo(Path p) throws IOException, InterruptedException {
-        Process mk = new ProcessBuilder("mkfifo", p.toString()).redirectErrorStream(true).start();
-        String out = new String(mk.getInputStream().readAllBytes());
-        assertEquals(0, mk.waitFor(), "mkfifo: " + out);
-        return p;
-    }
-
     /**
      * Files whose size is not their length ({@code /proc}, {@code /sys}), FIFOs, devices and directories: what a scan
      * of them must refuse, rather than report an empty file or block on a FIFO no one writes.
@@ -389,7 +381,7 @@ class ParallelScanTest {
                 out.add(Path.of(name));
             }
         }
-        out.add(fifo(dir.resolve("fifo")));
+        out.add(NonRegularFiles.fifo(dir.resolve("fifo")));
         out.add(Files.createDirectory(dir.resolve("directory")));
         return out;
     }
