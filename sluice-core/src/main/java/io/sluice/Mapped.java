@@ -5,18 +5,14 @@ import io.sluice.internal.Errno;
 import io.sluice.internal.Native;
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Set;
-import java.util.zip.Adler32;
 
 /**
  * Mapping regions for {@link MappedFile}, {@link ParallelScan} and {@link MappedWriter}: SIGBUS made an
@@ -40,53 +36,11 @@ final class Mapped {
             "securityfs", "configfs", "cgroup", "cgroup2", "pstore", "efivarfs", "bpf", "fusectl", "binfmt_misc",
             "selinuxfs");
     private static final boolean NATIVE = Native.isEnabled();
-    /** libc's {@code abs}, for {@link #deliverFaults}; null without native access (or if it cannot be linked). */
-    private static final MethodHandle POLL = NATIVE ? linkPoll() : null;
 
     private Mapped() {
     }
 
     // ---------------------------------------------------------------- SIGBUS
-
-    /**
-     * Throws here, as {@link InternalError}, a SIGBUS that this thread took in a mapped access since its last
-     * safepoint poll; call it right after the access, inside the {@code try} that turns the error into an
-     * {@link IOException}.
-     *
-     * <p>Why: HotSpot throws a SIGBUS from an access in interpreted code at once, but in compiled code it notes the
-     * error, lets the access finish (a copy stops short; a load yields garbage) and throws at the thread's next
-     * safepoint poll. Once the caller's loop and Sluice's method are compiled together, that poll is usually the
-     * caller's loop back-edge, outside every {@code catch} of Sluice: a hot loop of 4 KiB reads past a cut saw the
-     * raw {@code InternalError} in 9 runs of 10, and a writer counted the failed write in its position. Returning
-     * from a native call is such a poll, and one the compiler can neither move nor remove. With native access it is
-     * a downcall to libc's {@code abs}: no system call, a few nanoseconds (in a quick loop here, about 5 ns added to
-     * a 7 ns copy of 64 bytes, 1 ns to a 124 ns copy of 4 KiB). Without native access it is a JDK method written in
-     * C, {@link Adler32#update(int)} on a fresh object (about 10 ns), since anything of Java's own may be inlined
-     * away.
-     */
-    static void deliverFaults() {
-        if (POLL != null) {
-            try {
-                int ignored = (int) POLL.invokeExact(0);
-            } catch (RuntimeException | Error e) {
-                throw e; // the InternalError of a SIGBUS, among others
-            } catch (Throwable t) {
-                throw new AssertionError("abs threw", t);
-            }
-        } else {
-            new Adler32().update(0);
-        }
-    }
-
-    private static MethodHandle linkPoll() {
-        try {
-            // Not Linker.Option.critical: a critical downcall skips the thread-state change whose return is the poll.
-            return Linker.nativeLinker().downcallHandle(Linker.nativeLinker().defaultLookup().find("abs").orElseThrow(),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-        } catch (RuntimeException e) {
-            return null; // a libc without abs: deliverFaults makes its JNI call instead, a little slower
-        }
-    }
 
     /** The failure for SIGBUS in a mapped access that no remapping cures. */
     static IOException sigbus(String op, Path path, long position, long length, InternalError e) {

@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.internal.Errno;
+import io.sluice.internal.Faults;
 import io.sluice.internal.Native;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -23,7 +24,7 @@ import java.nio.file.Path;
  * <p>The file may change size under the mapping, and the engine follows it as CHANNEL does. Growth by another
  * writer shows when a read reaches the end of the mapping: the real size is looked up and mapped. A shrink by another
  * process shows when a copy touches a page the file lost: the kernel raises SIGBUS, HotSpot throws
- * {@link InternalError}, and {@link Mapped#deliverFaults} makes sure that arrives inside the copy's {@code catch},
+ * {@link InternalError}, and {@link Faults#deliver} makes sure that arrives inside the copy's {@code catch},
  * compiled code or not. The engine then looks at the real size, maps that and tries again: a read at or past the new
  * end returns -1, a read across it is short, a write past it grows the file again. {@link #size()} and a read that
  * would end past the mapping also look, so the mapping follows a cut without a fault. A fault the size does not
@@ -271,7 +272,7 @@ final class MappedFile extends PositionalFile {
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 HeapCopies.copy(m.segment(), position, dst, 0, n);
-                Mapped.deliverFaults();
+                Faults.deliver();
                 return n;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);
@@ -298,7 +299,7 @@ final class MappedFile extends PositionalFile {
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(m.segment(), ValueLayout.JAVA_BYTE, position, dst, offset, n);
-                Mapped.deliverFaults();
+                Faults.deliver();
                 return n;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);
@@ -337,7 +338,7 @@ final class MappedFile extends PositionalFile {
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 HeapCopies.copy(src, 0, m.segment(), position, len);
-                Mapped.deliverFaults();
+                Faults.deliver();
                 return (int) len;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);
@@ -359,7 +360,7 @@ final class MappedFile extends PositionalFile {
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
                 MemorySegment.copy(src, offset, m.segment(), ValueLayout.JAVA_BYTE, position, length);
-                Mapped.deliverFaults();
+                Faults.deliver();
                 return length;
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);

@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.internal.Errno;
+import io.sluice.internal.Faults;
 import io.sluice.internal.Native;
 import java.io.Closeable;
 import java.io.IOException;
@@ -73,7 +74,7 @@ import java.util.Objects;
  *       length. With native access ({@code --enable-native-access}) on Linux 5.14 or later the pages are asked for
  *       ahead of the copies, 2 MiB at a time, and a full disk is a plain error from that request. Otherwise the
  *       kernel raises SIGBUS in the copy, which the JVM turns into an {@link InternalError} and the writer into the
- *       {@code IOException}, in interpreted and compiled code alike (see {@link Mapped#deliverFaults}).</li>
+ *       {@code IOException}, in interpreted and compiled code alike (see {@link Faults#deliver}).</li>
  *   <li>A write that fails, for any reason, is not counted: {@link #position()} stays where it was before the call,
  *       even when part of the bytes reached the file before the failure, and {@link #close()} cuts them off. Pages
  *       that another process cut stay lost: writes into them keep failing, and the writer never grows the file back
@@ -247,7 +248,7 @@ public final class MappedWriter implements Closeable {
             // The common case: the bytes fit in the window. One copy, nothing else.
             try {
                 MemorySegment.copy(src, offset, window, ValueLayout.JAVA_BYTE, at, length);
-                Mapped.deliverFaults();
+                Faults.deliver();
             } catch (IllegalStateException e) {
                 throw closedOr(e);
             } catch (InternalError e) {
@@ -277,7 +278,7 @@ public final class MappedWriter implements Closeable {
         if (length <= limit - at) {
             try {
                 HeapCopies.copy(src, 0, window, at, length);
-                Mapped.deliverFaults();
+                Faults.deliver();
             } catch (IllegalStateException e) {
                 throw closedOr(e);
             } catch (InternalError e) {
@@ -311,7 +312,7 @@ public final class MappedWriter implements Closeable {
                 long n = Math.min(length - done, limit - offset);
                 try {
                     HeapCopies.copy(src, done, window, offset, n);
-                    Mapped.deliverFaults();
+                    Faults.deliver();
                 } catch (IllegalStateException e) {
                     throw closedOr(e);
                 } catch (InternalError e) {

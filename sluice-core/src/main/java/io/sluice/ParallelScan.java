@@ -1,6 +1,7 @@
 package io.sluice;
 
 import io.sluice.internal.AlignedBuffers;
+import io.sluice.internal.Faults;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -266,7 +267,7 @@ public final class ParallelScan {
             throws IOException {
         try {
             visitor.visit(acc, file.asSlice(start, end - start), start);
-            Mapped.deliverFaults();
+            Faults.deliver();
         } catch (InternalError e) {
             throw Mapped.sigbus("scan", path, start, end - start, e);
         }
@@ -305,7 +306,7 @@ public final class ParallelScan {
         long at;
         try {
             at = boundary.next(file, from, limit);
-            Mapped.deliverFaults();
+            Faults.deliver();
         } catch (InternalError e) {
             throw Mapped.sigbus("scan", path, from, limit - from, e);
         }

@@ -10,6 +10,7 @@ import static io.sluice.zip.ZipLayout.LOCSIG;
 import static io.sluice.zip.ZipLayout.STORED;
 import static io.sluice.zip.ZipLayout.u16;
 
+import io.sluice.internal.Faults;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -100,7 +101,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         this.arena = arena;
         try {
             this.cen = CentralDirectory.parse(file, name, legacyCharset);
-            surfaceFaults();
+            Faults.deliver();
         } catch (IndexOutOfBoundsException e) {
             // Every read is checked before it is made, so this is a bug; but a bug must still not escape as a
             // stranger exception than the damage that caused it.
@@ -444,7 +445,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
                 throw entryError(i, "has no local header signature at its offset");
             }
             long start = local + LOCHDR + u16(file, local + LOCNAM) + u16(file, local + LOCEXT);
-            surfaceFaults();
+            Faults.deliver();
             long end = start + cen.compressedSizes[i];
             if (end > cen.dataLimit(i)) {
                 throw entryError(i, "data (" + cen.compressedSizes[i] + " bytes from offset " + (start - base)
@@ -464,7 +465,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         try {
             byte[] b = new byte[length];
             MemorySegment.copy(file, ValueLayout.JAVA_BYTE, position, b, 0, length);
-            surfaceFaults();
+            Faults.deliver();
             return b;
         } catch (IllegalStateException e) {
             if (closed) {
@@ -525,16 +526,6 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         } catch (IOException e) {
             return -1;
         }
-    }
-
-    /**
-     * Makes a fault in a read of the mapping that just happened surface here. HotSpot turns SIGBUS in Java code's
-     * access to a mapping into an {@link InternalError}, but delivers it at the thread's next safepoint poll, which in
-     * compiled code can come after the reading method (and its catch) has been left, in the caller's code. A native
-     * method polls as it returns; {@code holdsLock} is one of the cheapest, and has no effect.
-     */
-    static void surfaceFaults() {
-        Thread.holdsLock(ConcurrentZipFile.class);
     }
 
     ZipException entryError(int i, String what) {

@@ -1,5 +1,6 @@
 package io.sluice.zip;
 
+import io.sluice.internal.Faults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
@@ -127,7 +128,7 @@ final class EntryStream extends InputStream {
         try {
             MemorySegment.copy(data, ValueLayout.JAVA_BYTE, from, dst, off, n);
             // Here, in the copy that caused it, and not later in the caller's code.
-            ConcurrentZipFile.surfaceFaults();
+            Faults.deliver();
         } catch (InternalError e) {
             throw lostPages(e);
         }
