@@ -29,10 +29,11 @@ public final class Faults {
      * caller's loop back-edge, outside every {@code catch} of Sluice: a hot loop of 4 KiB reads past a cut saw the
      * raw {@code InternalError} in 9 runs of 10, and a writer counted the failed write in its position. Returning
      * from a native call is such a poll, and one the compiler can neither move nor remove. With native access it is
-     * a downcall to libc's {@code abs}: no system call, a few nanoseconds (in a quick loop here, about 5 ns added to
-     * a 7 ns copy of 64 bytes, 1 ns to a 124 ns copy of 4 KiB). Without native access it is a JDK method written in
-     * C, {@link Adler32#update(int)} on a fresh object (about 10 ns), since anything of Java's own may be inlined
-     * away.
+     * a downcall to libc's {@code abs}: no system call, but not free either. Side by side with the reads before it
+     * (docs/benchmarks/2026-11-23-reliability.md), MMAP's random reads went from a median of about 15,000 to 5,500
+     * per ms at 64 bytes, 6,400 to 4,400 at 512 bytes and 2,200 to 2,000 at 4 KiB; no difference shows at 64 KiB
+     * and above. Without native access it is a JDK method written in C, {@link Adler32#update(int)} on a fresh
+     * object, since anything of Java's own may be inlined away.
      */
     public static void deliver() {
         if (POLL != null) {
