@@ -68,12 +68,14 @@ public final class Bench {
         }
         List<Workload> workloads = workloads();
         int cells = workloads.size() * options.threads().size();
-        int contenders = engines.size() + (fioVersion == null ? 0 : 2);
+        int fioRows = fioVersion == null ? 0 : engines.contains(Engine.IO_URING.name()) ? 3 : 2;
+        int contenders = engines.size() + fioRows;
         double seconds = cells * (contenders * options.rounds() + engines.size() / 2.0)
-                * (options.sampleNanos() / 1e9 + 0.02) + cells * options.rounds() * (fioVersion == null ? 0 : 0.3);
+                * (options.sampleNanos() / 1e9 + 0.02) + cells * options.rounds() * fioRows * 0.15;
         log.printf(Locale.ROOT, "sluice bench: %s file, %s, threads %s, engines %s%s; %d rounds of %d ms; about %.0f s%n",
                 ByteSize.format(options.fileSize()), workloads, options.threads(), engines,
-                fioVersion == null ? "" : " + " + fioVersion + " (psync, mmap)", options.rounds(),
+                fioVersion == null ? "" : " + " + fioVersion + (fioRows == 3 ? " (psync, mmap, io_uring)" : " (psync, mmap)"),
+                options.rounds(),
                 options.sampleNanos() / 1_000_000, seconds);
         log.flush();
 
@@ -115,6 +117,11 @@ public final class Bench {
             if (fio) {
                 all.add(new FioContender("psync", data.path(), data.size()));
                 all.add(new FioContender("mmap", data.path(), data.size()));
+                if (engines.contains(Engine.IO_URING.name())) {
+                    // IO_URING's fair reference: the same ring, one request per system call (depth 1, this bench's
+                    // reads are blocking), with the file registered as IO_URING registers it.
+                    all.add(new FioContender("io_uring", data.path(), data.size(), List.of("--registerfiles"), 1));
+                }
             }
             success = true;
             return all;

@@ -29,7 +29,11 @@ final class SluiceContender extends JavaContender {
 
     @Override
     public String fioReference() {
-        return engine == Engine.MMAP ? "fio-mmap" : "fio-psync";
+        return switch (engine) {
+            case MMAP -> "fio-mmap";
+            case IO_URING -> "fio-io_uring";
+            default -> "fio-psync";
+        };
     }
 
     @Override

@@ -83,6 +83,31 @@ class BenchPartsTest {
     }
 
     @Test
+    void ioUringIsComparedWithFiosIoUringEngineAtDepthOne(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(FioContender.version() != null, "fio is not installed");
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.sluice.Engine.IO_URING.isAvailable(), "no io_uring here");
+        java.io.StringWriter log = new java.io.StringWriter();
+        Bench bench = new Bench(new Bench.Options(1 << 20, dir, List.of(1), List.of("channel", "io_uring"),
+                List.of(4096), 1 << 16, 20_000_000L, 1, true), new java.io.PrintWriter(log, true));
+        List<Row> rows = bench.run();
+        Row uring = rows.stream().filter(r -> r.engine().equals("IO_URING") && r.workload().isRandom())
+                .findFirst().orElseThrow();
+        assertEquals("fio-io_uring", uring.fioReference());
+        Row fio = rows.stream().filter(r -> r.engine().equals("fio-io_uring") && r.workload().isRandom())
+                .findFirst().orElseThrow(() -> new AssertionError("no fio io_uring row:\n" + rows));
+        assertEquals(1, fio.workload().depth(), "one request per system call, as a blocking read");
+        assertTrue(fio.opsPerMs() > 0, fio::toString);
+        assertEquals("fio-psync", rows.stream().filter(r -> r.engine().equals("CHANNEL")).findFirst().orElseThrow()
+                .fioReference());
+        assertTrue(log.toString().contains("(psync, mmap, io_uring)"), log::toString);
+        FioContender ring = new FioContender("io_uring", dir.resolve("x"), 8L << 20, List.of("--registerfiles"), 1);
+        List<String> cmd = ring.command(ring.adapt(new Workload(Workload.RANDREAD, 4096)), 1, 200_000_000L);
+        assertTrue(cmd.contains("--ioengine=io_uring") && cmd.contains("--registerfiles"), cmd::toString);
+        assertTrue(cmd.stream().noneMatch(a -> a.startsWith("--iodepth")), "fio's default depth is 1: " + cmd);
+    }
+
+    @Test
     void mediansSpreadsAndRatios() {
         Workload w = new Workload(Workload.RANDREAD, 1000);
         Row classic = new Row("CLASSIC", w, 1, "fio-psync",
