@@ -59,6 +59,25 @@ sealed interface BlockReader {
         }
     }
 
+    /**
+     * A copy out of a mapping of the whole file with {@link MemorySegment#copy}, no checks around it: the floor of any
+     * mapped read in Java, which is what MMAP is measured against to see its own cost.
+     */
+    record MappingIntoBuffer(MemorySegment mapping, MemorySegment buffer) implements BlockReader {
+        @Override
+        public int readAt(long position) {
+            int n = (int) Math.min(buffer.byteSize(), mapping.byteSize() - position);
+            MemorySegment.copy(mapping, position, buffer, 0, n);
+            return n;
+        }
+
+        @Override
+        public String describeBuffer() {
+            return "direct segment[" + buffer.byteSize() + "] starting " + (buffer.address() % 4096)
+                    + " bytes into a 4 KiB page";
+        }
+    }
+
     private static String describeDirect(ByteBuffer buffer) {
         long address = MemorySegment.ofBuffer(buffer).address();
         return "direct ByteBuffer[" + buffer.capacity() + "] starting " + (address % 4096) + " bytes into a 4 KiB page";

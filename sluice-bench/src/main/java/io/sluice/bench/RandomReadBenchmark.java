@@ -38,8 +38,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
 public class RandomReadBenchmark {
-    /** A Sluice engine name, or {@code naive-direct} or {@code jdk-aligned}. */
-    @Param({"naive-direct", "jdk-aligned", "CLASSIC", "CHANNEL", "MMAP", "IO_URING"})
+    /** A Sluice engine name, or {@code naive-direct}, {@code jdk-aligned} or {@code jdk-mapped}. */
+    @Param({"naive-direct", "jdk-aligned", "jdk-mapped", "CLASSIC", "CHANNEL", "MMAP", "IO_URING"})
     public String engine;
 
     /** Bytes per read. */

@@ -5,6 +5,7 @@ import io.sluice.PositionalFile;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -22,6 +23,9 @@ import java.nio.file.StandardOpenOption;
  *   <li>{@value #NAIVE_DIRECT}: {@link FileChannel} into {@link ByteBuffer#allocateDirect}, which starts wherever
  *       {@code malloc} put it, usually not on a page boundary.</li>
  *   <li>{@value #JDK_ALIGNED}: {@link FileChannel} into a page-aligned direct buffer from an {@link Arena}.</li>
+ *   <li>{@value #JDK_MAPPED}: {@link MemorySegment#copy} from one mapping of the whole file into a page-aligned
+ *       direct segment, with nothing around it: the floor for MMAP, whose difference to it is the engine's checks
+ *       and fault handling.</li>
  *   <li>CHANNEL, MMAP, IO_URING: {@link PositionalFile} into a page-aligned direct buffer, the same as
  *       {@value #JDK_ALIGNED}, so that the difference to it is Sluice's own cost or gain.</li>
  *   <li>CLASSIC: {@link PositionalFile} into a {@code byte[]}. The engine is {@link java.io.RandomAccessFile}, whose
@@ -34,6 +38,8 @@ final class ReadTarget implements Closeable {
     static final String NAIVE_DIRECT = "naive-direct";
     /** The baseline reading with a plain FileChannel into a page-aligned direct buffer. */
     static final String JDK_ALIGNED = "jdk-aligned";
+    /** The baseline copying out of a mapping of the whole file. */
+    static final String JDK_MAPPED = "jdk-mapped";
 
     private static final int PAGE = 4096;
 
@@ -44,13 +50,30 @@ final class ReadTarget implements Closeable {
     private final PositionalFile file;
     /** Set for a baseline, null for a Sluice engine. */
     private final FileChannel channel;
+    /** For {@value #JDK_MAPPED}: the mapping's arena and the mapping; null otherwise. */
+    private final Arena mappingArena;
+    private final MemorySegment mapping;
 
-    private ReadTarget(String variant, Path path, long size, PositionalFile file, FileChannel channel) {
+    private ReadTarget(String variant, Path path, long size, PositionalFile file, FileChannel channel)
+            throws IOException {
         this.variant = variant;
         this.path = path;
         this.size = size;
         this.file = file;
         this.channel = channel;
+        if (variant.equals(JDK_MAPPED)) {
+            mappingArena = Arena.ofShared();
+            try {
+                mapping = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, mappingArena);
+            } catch (IOException | RuntimeException e) {
+                mappingArena.close();
+                channel.close();
+                throw e;
+            }
+        } else {
+            mappingArena = null;
+            mapping = null;
+        }
     }
 
     /**
@@ -83,14 +106,14 @@ final class ReadTarget implements Closeable {
 
     /** The Sluice engine {@code variant} names, or null for a JDK baseline. */
     static Engine sluiceEngine(String variant) {
-        if (variant.equals(NAIVE_DIRECT) || variant.equals(JDK_ALIGNED)) {
+        if (variant.equals(NAIVE_DIRECT) || variant.equals(JDK_ALIGNED) || variant.equals(JDK_MAPPED)) {
             return null;
         }
         try {
             return Engine.parse(variant);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown engine parameter '" + variant + "': expected "
-                    + NAIVE_DIRECT + ", " + JDK_ALIGNED + " or a Sluice engine (CLASSIC, CHANNEL, MMAP, IO_URING)", e);
+                    + NAIVE_DIRECT + ", " + JDK_ALIGNED + ", " + JDK_MAPPED + " or a Sluice engine (CLASSIC, CHANNEL, MMAP, IO_URING)", e);
         }
     }
 
@@ -112,6 +135,9 @@ final class ReadTarget implements Closeable {
      * {@code arena}, which the thread closes when its trial ends.
      */
     BlockReader newReader(int blockSize, Arena arena) {
+        if (mapping != null) {
+            return new BlockReader.MappingIntoBuffer(mapping, arena.allocate(blockSize, PAGE));
+        }
         if (file == null) {
             ByteBuffer buffer = variant.equals(NAIVE_DIRECT)
                     ? ByteBuffer.allocateDirect(blockSize)
@@ -142,6 +168,9 @@ final class ReadTarget implements Closeable {
             if (file != null) {
                 file.close();
             } else {
+                if (mappingArena != null) {
+                    mappingArena.close();
+                }
                 channel.close();
             }
         } finally {
