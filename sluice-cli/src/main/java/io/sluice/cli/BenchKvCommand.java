@@ -3,6 +3,8 @@ package io.sluice.cli;
 import io.sluice.jruby.bench.KvBench;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -55,11 +57,16 @@ final class BenchKvCommand implements Callable<Integer> {
             description = "The jruby-complete jar to run (default: the one the build copied to sluice-cli/target/jruby).")
     Path jrubyJar;
 
+    @Option(names = "--json", paramLabel = "FILE",
+            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
+    Path json;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         int p = pstoreN != null ? pstoreN : Math.min(n / 50, 100_000);
         // The same checks as every other section, before JRuby starts. A store takes about 36 bytes an entry here
         // (7.3 MB for 200,000); 64 leaves room for MVStore's unreclaimed chunks.
+        BenchChecks.json(json);
         BenchChecks.rounds(rounds);
         Path d = BenchChecks.dir(dir);
         BenchChecks.space(d, BenchChecks.times(n, 64), "--n " + n + " (one store at a time, about 64 bytes an entry)");
@@ -67,7 +74,19 @@ final class BenchKvCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         KvBench.Result result = KvBench.run(o, err);
-        KvBench.table(result, spec.commandLine().getOut());
+        PrintWriter out = spec.commandLine().getOut();
+        boolean jsonToStdout = json != null && json.toString().equals("-");
+        if (jsonToStdout) {
+            KvBench.json(result, out);
+        } else {
+            KvBench.table(result, out);
+        }
+        if (json != null && !jsonToStdout) {
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
+                KvBench.json(result, w);
+            }
+            err.println("wrote " + json);
+        }
         return Main.OK;
     }
 }

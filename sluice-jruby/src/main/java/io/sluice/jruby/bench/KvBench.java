@@ -246,6 +246,42 @@ public final class KvBench {
         out.flush();
     }
 
+    /**
+     * The rows as a JSON array in the schema of the other sections: one row per store and operation, {@code engine}
+     * the store, {@code workload} {@code kv-load}, {@code kv-get} or {@code kv-scan}, {@code opsPerMs} its median
+     * (entries, gets or scans per ms), {@code blockSize} the entries in the store, plus {@code ratioToJava},
+     * {@code ratioToAutoconv} and {@code fileBytes}.
+     */
+    public static void json(Result r, PrintWriter out) {
+        List<String> lines = new ArrayList<>();
+        for (String op : OPS) {
+            for (var e : r.samples().entrySet()) {
+                List<Sample> s = e.getValue().get(op);
+                if (s == null || s.isEmpty()) {
+                    continue;
+                }
+                String row = e.getKey();
+                Long bytes = r.sizes().get(row);
+                lines.add(String.format(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"kv-%s\", \"blockSize\": %d, "
+                                + "\"threads\": 1, \"opsPerMs\": %.3f, \"mbPerSec\": null, \"spread\": %.4f, \"rounds\": %d, "
+                                + "\"ratioToClassic\": null, \"fioReference\": null, \"ratioToFio\": null, \"direct\": false, "
+                                + "\"depth\": 1, \"baseline\": \"%s\", \"ratioToBaseline\": %s, \"ratioToJava\": %s, "
+                                + "\"ratioToAutoconv\": %s, \"fileBytes\": %s}",
+                        row, op, s.get(0).n(), median(r, row, op) / 1000, spread(s), s.size(), JAVA,
+                        num(ratio(r, row, JAVA, op)), num(ratio(r, row, JAVA, op)), num(ratio(r, row, AUTO, op)),
+                        bytes == null ? "null" : bytes.toString()));
+            }
+        }
+        out.println("[");
+        out.println(String.join(",\n", lines));
+        out.println("]");
+        out.flush();
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
+    }
+
     private static void target(PrintWriter out, String what, double ratio, double wanted) {
         if (!Double.isNaN(ratio)) {
             out.printf(Locale.ROOT, "  %-62s %6.2fx  %s%n", what, ratio, ratio >= wanted ? "met" : "NOT met");

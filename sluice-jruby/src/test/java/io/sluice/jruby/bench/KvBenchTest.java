@@ -28,6 +28,14 @@ class KvBenchTest {
         KvBench.table(r, new PrintWriter(table, true));
         assertTrue(table.toString().contains("Sluice::DB >= 0.8x KvStore from Java, get"), table::toString);
         assertTrue(table.toString().contains("x autoconv"), table::toString);
+        StringWriter json = new StringWriter();
+        KvBench.json(r, new PrintWriter(json, true));
+        String j = json.toString();
+        // Four stores times three operations, each a row with the shared fields.
+        assertEquals(12, j.split("\"workload\": \"kv-", -1).length - 1, j);
+        assertTrue(j.contains("{\"engine\": \"" + KvBench.SLUICE + "\", \"workload\": \"kv-get\", \"blockSize\": 3000"), j);
+        assertTrue(j.contains("\"ratioToJava\": 1.0000"), "the Java row against itself: " + j);
+        assertTrue(j.trim().startsWith("[") && j.trim().endsWith("]") && !j.contains(",\n]"), j);
     }
 
     @Test
