@@ -109,7 +109,7 @@ public final class ParallelScan {
      */
     public static final int PADDING = 64;
 
-    /** The smallest segment size the default picks (1 MiB): smaller segments cost more in mapping than they gain. */
+    /** The smallest segment size the default picks (1 MiB): smaller ones only add claims and boundary searches. */
     static final long MIN_DEFAULT_SEGMENT = 1L << 20;
     /** The largest segment size the default picks (64 MiB). */
     static final long MAX_DEFAULT_SEGMENT = 64L << 20;
