@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         subcommands = {BenchWriteCommand.class, BenchBigFileCommand.class, BenchUringCommand.class,
-                ZipBenchCommand.class, BenchChunksCommand.class,
+                ZipBenchCommand.class, BenchChunksCommand.class, BenchScanCommand.class,
                 BenchJRubyCommand.class, BenchKvCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
             "The table goes to standard output, progress to standard error. Sections: 'sluice bench write' and "
                     + "'sluice bench bigfile' (writes), 'sluice bench uring' (io_uring batches and O_DIRECT), "
                     + "'sluice bench zip' (zip readers), 'sluice bench chunks' (seed 001's read size), "
+                    + "'sluice bench scan' (the One Billion Row Challenge on ParallelScan), "
                     + "'sluice bench jruby' (seed 000 from JRuby), 'sluice bench kv' (Sluice::DB)."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
