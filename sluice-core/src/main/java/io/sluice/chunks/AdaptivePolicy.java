@@ -19,24 +19,38 @@ import java.util.function.LongSupplier;
  *       time (8 ms by default); a window's rate is the bytes the caller consumed over the time it took, the caller's
  *       own work included.</li>
  *   <li><b>Trials in powers of two.</b> To try a neighbour size it alternates windows of the candidate and of the
- *       current size, so a drift in the machine's speed hits both alike, and compares each pair. The noise is the
- *       median window-to-window change at the current size (or of the candidate's windows, if larger); the margin a
- *       candidate must beat is twice that, at least 2% and at most 25%. Growing is accepted when {@value #NEED_UP}
- *       pairs beat the margin and so does the lower median of all pairs; shrinking needs {@value #NEED_DOWN} (grow
- *       fast, shrink slowly). Lower and upper medians keep one wild pair (a pause in one window) from deciding. A
- *       candidate clearly worse is dropped after one or two pairs, one not clearly better after
- *       {@value #EXTRA_PAIRS} more than needed.</li>
- *   <li><b>Exploring.</b> It tries larger first and keeps going that way while it wins; if the first step up loses it
- *       tries smaller instead. Then, when the reader can read ahead, it tries read-ahead on against off the same
- *       way ({@value #NEED_AHEAD} pairs), and settles.</li>
+ *       current size. Each candidate window is compared with the current size's windows on either side of it (the
+ *       mean of their logarithms), so a steady drift in the machine's speed (load arriving or leaving) cancels out
+ *       instead of favouring whichever comes first. The noise is the median window-to-window change at the current
+ *       size (or of the candidate's windows, if larger); the margin a candidate must beat is twice that, at least 2%
+ *       and at most 25%. Growing is accepted when {@value #NEED_UP} pairs beat the margin and so does the lower
+ *       median of all pairs; shrinking needs {@value #NEED_DOWN} (grow fast, shrink slowly). Lower and upper medians
+ *       keep one wild pair (a pause in one window) from deciding. A trial ends as soon as its outcome is known:
+ *       after one or two pairs for a candidate clearly worse; as soon as no outcome of the pairs left (up to
+ *       {@value #EXTRA_PAIRS} more than needed) could get it accepted, which on a flat curve is after
+ *       {@value #NEED_UP} pairs up and {@value #NEED_DOWN} down or for read-ahead; at once for one that wins.</li>
+ *   <li><b>Exploring.</b> A round tries larger first and keeps going that way while it wins; if the first step up
+ *       loses it tries smaller instead. Then, when the reader can read ahead, it tries read-ahead on against off the
+ *       same way ({@value #NEED_AHEAD} pairs), and settles. A round runs at the start, and after a shift.</li>
  *   <li><b>Settled.</b> It keeps measuring. When each of the last three windows differs from the median of the ones
  *       before by more than 15% (or four times the noise), the same way, the workload or the cache changed: it
- *       explores again at once.
- *       Otherwise it probes every {@value #FIRST_PROBE} windows, twice as long after each probe that found nothing
- *       (up to {@value #LAST_PROBE}), and from {@value #FIRST_PROBE} again after one that moved.</li>
+ *       explores again at once. A smaller move of the level that holds (the medians of two blocks of
+ *       {@value #LEVEL_BLOCK} windows in a row beyond the margin, the same way, against the level it settled at)
+ *       brings the probes back to the fast schedule. Either reaction comes at most once in {@value #LAST_PROBE}
+ *       windows, counted from the last one or from the start: a load that comes and goes on a shared machine moves
+ *       the rate every few dozen windows, and must not keep the policy in trials.</li>
+ *   <li><b>Probes</b> are cheap once the curve is known: each tries one thing, in turn a size up, a size down and
+ *       read-ahead flipped. Every trial that loses doubles the wait before the next probe, from
+ *       {@value #FIRST_PROBE} windows to {@value #LAST_PROBE}; one that wins sets it back to {@value #FIRST_PROBE}
+ *       and goes on as a round. A candidate that lost but looked better by over a quarter of the margin is tried
+ *       again at the next probe, which comes four times sooner: a gain the noise hid gets another chance. On a flat
+ *       curve a run thus spends a few windows in trials at the start and one or two in a hundred after (see
+ *       {@link #trialShare()}).</li>
  *   <li><b>Transitions.</b> The first chunk after a change is not measured when it had to allocate a larger buffer
  *       or when read-ahead is on (a chunk read ahead was of the old setting).</li>
  * </ul>
+ *
+ * <p>Per chunk it reads the clock once; decisions and the trace cost something per window only.
  *
  * <p>Deterministic for a given clock and sequence of reports: tests drive it with a fake clock. {@link #trace()}
  * holds the last 1024 windows with each decision and its reason. Not thread-safe; one reader at a time.
@@ -69,10 +83,13 @@ public final class AdaptivePolicy implements ChunkPolicy {
     static final int NEED_AHEAD = 3;
     static final int EXTRA_PAIRS = 2;
     static final int FIRST_PROBE = 16;
-    static final int LAST_PROBE = 1024;
+    static final int LAST_PROBE = 256;
+    static final int LEVEL_BLOCK = 8;
     private static final double DEFAULT_NOISE = 0.05;
 
     private enum Move { UP, DOWN, AHEAD }
+
+    private static final Move[] PROBE_ORDER = {Move.UP, Move.DOWN, Move.AHEAD};
 
     private final int minShift;
     private final int maxShift;
@@ -95,6 +112,8 @@ public final class AdaptivePolicy implements ChunkPolicy {
     private boolean candAhead;
     private boolean onCandidate;
     private double candRate = Double.NaN;
+    /** The accepted setting's window just before the candidate's, or NaN: the first side of the bracket. */
+    private double candBefore = Double.NaN;
     private final double[] ratios = new double[NEED_DOWN + EXTRA_PAIRS];
     private int pairs;
     /** Window-to-window changes of the candidate in this trial: its noise may differ from the accepted size's. */
@@ -103,6 +122,18 @@ public final class AdaptivePolicy implements ChunkPolicy {
     private double previousCandRate = Double.NaN;
     private boolean movedThisRound;
     private boolean aheadTriedThisRound;
+    /** Whether this trial is a probe's single one: when it loses, the policy settles again at once. */
+    private boolean probing;
+    /** The next probe's move, an index in {@link #PROBE_ORDER}. */
+    private int nextProbe;
+    /**
+     * The window at which it last explored on its own account or brought the fast schedule back: the start, a shift,
+     * a move of the level. It does so at most once in {@value #LAST_PROBE} windows.
+     */
+    private long reactedAt = -LAST_PROBE;
+
+    /** The last window closed at the accepted setting, or NaN when the last one was not, or did not count. */
+    private double lastAccepted = Double.NaN;
 
     /** Settled windows at the accepted setting, oldest first. */
     private final double[] settled = new double[11];
@@ -110,10 +141,19 @@ public final class AdaptivePolicy implements ChunkPolicy {
     private long sinceProbe;
     private long probeEvery = FIRST_PROBE;
 
+    /** The settled level: the median of the first block of settled windows at the accepted setting, or NaN. */
+    private double level = Double.NaN;
+    private final double[] block = new double[LEVEL_BLOCK];
+    private int blockCount;
+    /** Which way the last block differed from the level by more than the margin: 1, -1, or 0 when it did not. */
+    private int levelSide;
+
     /** Window-to-window changes at the accepted setting, |ln(r / previous r)|, the last few. */
     private final double[] diffs = new double[17];
     private int diffCount;
     private double previousRate = Double.NaN;
+
+    private long trialWindows;
 
     private AdaptivePolicy(int initial, int minSize, int maxSize, long windowNanos, LongSupplier nanoTime,
                            String origin) {
@@ -176,6 +216,8 @@ public final class AdaptivePolicy implements ChunkPolicy {
         // A new reader allocates its buffer with its first chunk.
         biggestShift = activeShift();
         skip = true;
+        // The gap between readers separates the next window from the last one: no bracket across it.
+        lastAccepted = Double.NaN;
         return activeSize();
     }
 
@@ -191,6 +233,9 @@ public final class AdaptivePolicy implements ChunkPolicy {
         }
         int size = activeSize();
         boolean ra = activeAhead();
+        if (move != null && onCandidate) {
+            trialWindows++;
+        }
         double rate = windows.rate();
         String note = windows.count() == 0 ? opening(rate) : onWindow(rate);
         windows.close(size, ra, note);
@@ -231,6 +276,16 @@ public final class AdaptivePolicy implements ChunkPolicy {
         return started && move == null;
     }
 
+    /**
+     * The fraction of the windows measured so far that were read at a candidate setting (a neighbouring size, or
+     * read-ahead flipped) rather than the accepted one: what exploring cost in time, when the candidates are slower.
+     * 0 before the first window.
+     */
+    public double trialShare() {
+        long n = windows.count();
+        return n == 0 ? 0 : (double) trialWindows / n;
+    }
+
     /** Where the first guess came from: {@code "first guess 4 MiB from device 254:0 vda, ..."}. */
     public String origin() {
         return origin;
@@ -267,6 +322,8 @@ public final class AdaptivePolicy implements ChunkPolicy {
      */
     private String opening(double rate) {
         noteAccepted(rate);
+        lastAccepted = Double.NaN;
+        reactedAt = windows.count();
         return "first window; " + explore();
     }
 
@@ -281,17 +338,24 @@ public final class AdaptivePolicy implements ChunkPolicy {
             }
             previousCandRate = rate;
             candRate = rate;
+            candBefore = lastAccepted;
+            lastAccepted = Double.NaN;
             onCandidate = false;
             return "";
         }
         noteAccepted(rate);
+        lastAccepted = rate;
         if (Double.isNaN(candRate)) {
             onCandidate = true;
             return "";
         }
-        ratios[pairs++] = Math.log(candRate / rate);
+        // Against the accepted windows on both sides of the candidate's when there are two: a linear drift then
+        // weighs on both sides alike.
+        double against = candBefore > 0 ? Math.sqrt(candBefore * rate) : rate;
+        ratios[pairs++] = candRate > 0 && against > 0 ? Math.log(candRate / against) : 0;
         candRate = Double.NaN;
         int need = move == Move.UP ? NEED_UP : move == Move.DOWN ? NEED_DOWN : NEED_AHEAD;
+        int most = need + EXTRA_PAIRS;
         double[] sorted = Arrays.copyOf(ratios, pairs);
         Arrays.sort(sorted);
         // The lower middle for accepting and the upper middle for rejecting: with an even number of pairs, one wild
@@ -313,17 +377,37 @@ public final class AdaptivePolicy implements ChunkPolicy {
             shift = candShift;
             ahead = candAhead;
             movedThisRound = true;
+            probing = false;
             // The accepted setting is new: its noise and its level are learned again.
             previousRate = Double.NaN;
+            lastAccepted = Double.NaN;
+            level = Double.NaN;
+            blockCount = 0;
             if (m == Move.AHEAD) {
                 return note + "; " + settle();
             }
             return note + "; " + (canMove(m) ? startMove(m) : afterSizes());
         }
         boolean worse = (pairs == 1 && ratios[0] < -2 * margin) || (pairs >= 2 && high < -margin);
-        if (worse || pairs >= need + EXTRA_PAIRS) {
+        // Accepting needs `need` winning pairs by the last pair, and the lower median of all of them above the margin:
+        // with more losing pairs than half of the most, or too few pairs left, no outcome of the rest can accept.
+        int losing = pairs - beats;
+        boolean cannotWin = losing > (most - 1) / 2 || beats + (most - pairs) < need;
+        if (worse || cannotWin || pairs >= most) {
             String note = "reject " + candidate() + summary;
             Move m = move;
+            // A candidate that looked better, only not by the margin, may be a gain the noise hid: it is tried again
+            // at the next probe, which comes sooner. Anything else is what a flat or known curve gives: wait longer.
+            if (median(ratios, pairs) > margin / 4) {
+                note += ", again at the next probe";
+                nextProbe = Arrays.asList(PROBE_ORDER).indexOf(m);
+                probeEvery = Math.max(FIRST_PROBE, probeEvery / 4);
+            } else {
+                probeEvery = Math.min(probeEvery * 2, LAST_PROBE);
+            }
+            if (probing) {
+                return note + "; " + settle();
+            }
             if (m == Move.UP && !movedThisRound && canMove(Move.DOWN)) {
                 return note + "; " + startMove(Move.DOWN);
             }
@@ -355,6 +439,7 @@ public final class AdaptivePolicy implements ChunkPolicy {
         onCandidate = true;
         pairs = 0;
         candRate = Double.NaN;
+        candBefore = Double.NaN;
         previousCandRate = Double.NaN;
         candDiffCount = 0;
         return "trial " + m.name().toLowerCase(Locale.ROOT) + " " + candidate();
@@ -364,6 +449,7 @@ public final class AdaptivePolicy implements ChunkPolicy {
     private String explore() {
         movedThisRound = false;
         aheadTriedThisRound = false;
+        probing = false;
         settledCount = 0;
         if (canMove(Move.UP)) {
             return startMove(Move.UP);
@@ -372,6 +458,25 @@ public final class AdaptivePolicy implements ChunkPolicy {
             return startMove(Move.DOWN);
         }
         return afterSizes();
+    }
+
+    /** A probe: one trial, the next in turn of up, down and read-ahead that can be made here. */
+    private String probe() {
+        for (int i = 0; i < PROBE_ORDER.length; i++) {
+            Move m = PROBE_ORDER[nextProbe];
+            nextProbe = (nextProbe + 1) % PROBE_ORDER.length;
+            if (canMove(m)) {
+                movedThisRound = false;
+                aheadTriedThisRound = false;
+                probing = true;
+                settledCount = 0;
+                return "probe; " + startMove(m);
+            }
+        }
+        // Nothing can be tried here (one size, no read-ahead): wait as long as after a probe that lost.
+        sinceProbe = 0;
+        probeEvery = Math.min(probeEvery * 2, LAST_PROBE);
+        return "";
     }
 
     /** The size search of this round is over: read-ahead next, if the reader can, else settle. */
@@ -385,15 +490,19 @@ public final class AdaptivePolicy implements ChunkPolicy {
     private String settle() {
         move = null;
         onCandidate = false;
+        probing = false;
         settledCount = 0;
         sinceProbe = 0;
-        probeEvery = movedThisRound ? FIRST_PROBE : Math.min(probeEvery * 2, LAST_PROBE);
+        if (movedThisRound) {
+            probeEvery = FIRST_PROBE;
+        }
         return "settled at " + ChunkTrace.formatSize(size()) + (ahead ? " with read-ahead" : "")
                 + ", next probe in " + probeEvery + " windows";
     }
 
     private String settledWindow(double rate) {
         noteAccepted(rate);
+        lastAccepted = rate;
         if (settledCount == settled.length) {
             System.arraycopy(settled, 1, settled, 0, settled.length - 1);
             settledCount--;
@@ -414,15 +523,64 @@ public final class AdaptivePolicy implements ChunkPolicy {
             double change = Math.log(lo / before) > threshold ? Math.log(lo / before)
                     : Math.log(hi / before) < -threshold ? Math.log(hi / before) : 0;
             if (change != 0) {
+                level = Double.NaN;
+                blockCount = 0;
+                String note = String.format(Locale.ROOT, "rate changed %+.0f%%: ", (Math.exp(change) - 1) * 100);
+                long since = windows.count() - reactedAt;
+                if (since < LAST_PROBE) {
+                    // A load that comes and goes on a shared machine shifts the rate every few dozen windows; a round
+                    // each time would keep the policy in trials. The new rate is the level from now on; probes go on.
+                    settledCount = 0;
+                    return note + "explored " + since + " windows ago, not again yet";
+                }
+                reactedAt = windows.count();
                 probeEvery = FIRST_PROBE;
-                return String.format(Locale.ROOT, "rate changed %+.0f%%: exploring; ", (Math.exp(change) - 1) * 100)
-                        + explore();
+                return note + "exploring; " + explore();
             }
         }
+        String note = levelWindow(rate);
         if (sinceProbe >= probeEvery) {
-            return "probe; " + explore();
+            note = note.isEmpty() ? probe() : note + "; " + probe();
         }
-        return "";
+        return note.endsWith("; ") ? note.substring(0, note.length() - 2) : note;
+    }
+
+    /**
+     * Watches the settled level for a move smaller than a shift but larger than the noise: blocks of
+     * {@value #LEVEL_BLOCK} windows, their median against the first block's, two blocks in a row beyond the margin the
+     * same way (one block's median can be off by chance; two in a row, rarely). Probing every {@value #LAST_PROBE}
+     * windows suits a curve that holds still; one that moved may have moved its best size too, so the probes come
+     * back to every {@value #FIRST_PROBE} windows (up first), and the next block is the new level. Not within
+     * {@value #LAST_PROBE} windows of the last round or reset: on a shared machine the level follows the load, and a
+     * load that comes and goes must not keep the policy in trials. Returns what it decided, or an empty note.
+     */
+    private String levelWindow(double rate) {
+        block[blockCount++] = rate;
+        if (blockCount < LEVEL_BLOCK) {
+            return "";
+        }
+        blockCount = 0;
+        double m = median(block, LEVEL_BLOCK);
+        if (Double.isNaN(level)) {
+            level = m;
+            levelSide = 0;
+            return "";
+        }
+        double change = Math.log(m / level);
+        int side = change > settledMargin() ? 1 : change < -settledMargin() ? -1 : 0;
+        if (side == 0 || side != levelSide) {
+            levelSide = side;
+            return "";
+        }
+        level = Double.NaN;
+        if (windows.count() - reactedAt < LAST_PROBE || probeEvery == FIRST_PROBE) {
+            return "";
+        }
+        reactedAt = windows.count();
+        probeEvery = FIRST_PROBE;
+        nextProbe = 0;
+        return String.format(Locale.ROOT, "level moved %+.0f%%: next probe in %d windows",
+                (Math.exp(change) - 1) * 100, FIRST_PROBE);
     }
 
     /** A window at the accepted setting: feeds the noise estimate. */
@@ -449,6 +607,11 @@ public final class AdaptivePolicy implements ChunkPolicy {
             n = Math.max(n, median(candDiffs, candDiffCount));
         }
         return Math.clamp(2 * n, MIN_GAIN, MAX_MARGIN);
+    }
+
+    /** The margin at the accepted setting alone: a level move beyond it is more than the noise. */
+    private double settledMargin() {
+        return Math.clamp(2 * noise(), MIN_GAIN, MAX_MARGIN);
     }
 
     private static double median(double[] v, int n) {

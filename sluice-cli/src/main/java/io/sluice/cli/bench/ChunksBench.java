@@ -24,9 +24,15 @@ import java.util.TreeMap;
 /**
  * {@code sluice bench chunks}: seed 001's workload. A MAF file of realistic shape is parsed into an index of its
  * blocks through a {@link ChunkedReader}, at each fixed chunk size and with the {@link AdaptivePolicy}, side by side
- * (every round runs every row, in rotating order), with the page cache warm and cold (the file's pages dropped with
- * {@code posix_fadvise(DONTNEED)} before each run, checked with {@code mincore}). With {@code raw}, the same sizes
- * once more with no parsing at all, to show how much of the effect is the consumer's.
+ * (every round runs every row once, in an order that rotates from round to round, so a drift in the machine's speed
+ * is spread over all rows rather than landing on the ones run last), with the page cache warm and cold (the file's
+ * pages dropped with {@code posix_fadvise(DONTNEED)} before each run, checked with {@code mincore}). With {@code raw},
+ * the same sizes once more with no parsing at all, to show how much of the effect is the consumer's.
+ *
+ * <p>Adaptive against fixed is given three ways: the ratio of the medians; and, round by round, the adaptive run
+ * against the fastest fixed run of the same round and against the best fixed size's run of the same round, each the
+ * median over rounds. On a noisy machine the ratio of medians flatters the fixed sizes (the best of ten medians is
+ * partly the luckiest); a ratio within a round compares runs made close together, under much the same load.
  */
 public final class ChunksBench {
     /** What to run. */
@@ -34,9 +40,22 @@ public final class ChunksBench {
                           boolean cold, int rounds, Engine engine, boolean trace) {
     }
 
-    /** One row: a chunk size (0 for the adaptive reader) on one workload and cache state, with its samples. */
+    /**
+     * One row: a chunk size (0 for the adaptive reader) on one workload and cache state, with its samples.
+     *
+     * @param settled     adaptive: the size each run settled on, in the order of {@code samples}
+     * @param trialShares adaptive: the fraction of each run's windows read at a candidate setting
+     *                    ({@link AdaptivePolicy#trialShare()}), in the order of {@code samples}
+     */
     public record Result(String name, int chunkSize, String workload, String cache, List<Sample> samples,
-                         List<Integer> settled, double residentBefore, double residentAfter) {
+                         List<Integer> settled, List<Double> trialShares, double residentBefore,
+                         double residentAfter) {
+        /** A row without trial shares (a fixed size). */
+        public Result(String name, int chunkSize, String workload, String cache, List<Sample> samples,
+                      List<Integer> settled, double residentBefore, double residentAfter) {
+            this(name, chunkSize, workload, cache, samples, settled, List.of(), residentBefore, residentAfter);
+        }
+
         /** Median MB/s (10^6 bytes per second). */
         public double mbPerSec() {
             return Row.median(samples.stream().mapToDouble(Sample::bytesPerSec).toArray()) / 1e6;
@@ -177,9 +196,11 @@ public final class ChunksBench {
             settled.add(List.of());
         }
         List<Integer> adaptiveSizes = new ArrayList<>();
+        List<Double> adaptiveShares = new ArrayList<>();
         String key = workload + ", " + cache;
         jobs.add(job(ADAPTIVE, file, bytes, blocks, workload, cold, () -> AdaptivePolicy.forFile(file), p -> {
             adaptiveSizes.add(p.size());
+            adaptiveShares.add(((AdaptivePolicy) p).trialShare());
             if (options.trace()) {
                 traces.put(key, p.trace());
             }
@@ -202,11 +223,18 @@ public final class ChunksBench {
             Row r = rows.get(k);
             int chunk = k < options.chunkSizes().size() ? options.chunkSizes().get(k) : 0;
             List<Integer> s = settled.get(k);
+            boolean adaptive = chunk == 0;
             // The first size recorded is the warm-up run's, which Job.measure does not keep either.
-            List<Integer> kept = s.size() > r.samples().size() ? s.subList(s.size() - r.samples().size(), s.size()) : s;
-            out.add(new Result(r.engine(), chunk, workload, cache, r.samples(), List.copyOf(kept), before, after));
+            List<Integer> kept = lastN(s, r.samples().size());
+            List<Double> shares = adaptive ? lastN(adaptiveShares, r.samples().size()) : List.of();
+            out.add(new Result(r.engine(), chunk, workload, cache, r.samples(), List.copyOf(kept), List.copyOf(shares),
+                    before, after));
         }
         return out;
+    }
+
+    private static <T> List<T> lastN(List<T> list, int n) {
+        return list.size() > n ? list.subList(list.size() - n, list.size()) : list;
     }
 
     /** A policy made fresh for each run, and what to do with it afterwards. */
@@ -327,6 +355,46 @@ public final class ChunksBench {
         return worst;
     }
 
+    /**
+     * The median over rounds of the adaptive run's rate over the fastest fixed run of the same round: the fairer
+     * figure on a noisy machine, where a row's median moves with the load of the minutes it ran in. NaN without
+     * rounds.
+     */
+    static double roundRatio(Result adaptive, List<Result> cell) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < adaptive.samples().size(); i++) {
+            double fastest = 0;
+            for (Result r : cell) {
+                if (!r.adaptive() && i < r.samples().size()) {
+                    fastest = Math.max(fastest, r.samples().get(i).bytesPerSec());
+                }
+            }
+            if (fastest > 0) {
+                ratios.add(adaptive.samples().get(i).bytesPerSec() / fastest);
+            }
+        }
+        return ratios.isEmpty() ? Double.NaN : Row.median(ratios.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** The median over rounds of the adaptive run's rate over {@code best}'s run of the same round; NaN without any. */
+    static double pairedRatio(Result adaptive, Result best) {
+        int n = Math.min(adaptive.samples().size(), best.samples().size());
+        if (n == 0) {
+            return Double.NaN;
+        }
+        double[] ratios = new double[n];
+        for (int i = 0; i < n; i++) {
+            ratios[i] = adaptive.samples().get(i).bytesPerSec() / best.samples().get(i).bytesPerSec();
+        }
+        return Row.median(ratios);
+    }
+
+    /** The median of the adaptive runs' trial shares, or NaN when none was recorded. */
+    static double trialShare(Result adaptive) {
+        return adaptive.trialShares().isEmpty() ? Double.NaN
+                : Row.median(adaptive.trialShares().stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
     static Map<String, List<Result>> cells(List<Result> results) {
         Map<String, List<Result>> cells = new java.util.LinkedHashMap<>();
         for (Result r : results) {
@@ -367,6 +435,13 @@ public final class ChunksBench {
             if (adaptive != null && best != null) {
                 out.printf(Locale.ROOT, "  adaptive / best fixed (%s): %.2f median, %.2f in the worst round%n",
                         best.name(), adaptive.mbPerSec() / best.mbPerSec(), worstRound(adaptive, best));
+                out.printf(Locale.ROOT, "  adaptive / same round, median over rounds: %.2f against %s's run, %.2f "
+                        + "against the fastest fixed run%n", pairedRatio(adaptive, best), best.name(),
+                        roundRatio(adaptive, cell));
+            }
+            if (adaptive != null && !adaptive.trialShares().isEmpty()) {
+                out.printf(Locale.ROOT, "  adaptive windows in trials: %.0f%% (median over runs)%n",
+                        trialShare(adaptive) * 100);
             }
             Result k128 = find(cell, 128 << 10);
             Result m8 = find(cell, 8 << 20);
@@ -391,7 +466,10 @@ public final class ChunksBench {
      * {@code baseline} the best fixed size of the table; {@code opsPerMs} chunks per millisecond) and these:
      * {@code cache} ({@code warm}/{@code cold}), {@code ioEngine}, {@code settledSize} (adaptive: the size most runs
      * settled on) and {@code settledSizes}, {@code worstRoundRatio} (adaptive: its lowest ratio to the best fixed
-     * size in one round), {@code ratioTo8MiB}, and on the 128 KiB row {@code seedRatio} (30/19).
+     * size in one round), {@code pairedRoundRatio} (adaptive: the median over rounds of its ratio to the best fixed
+     * size's run of the same round), {@code roundRatio} (adaptive: the median over rounds of its ratio to the fastest
+     * fixed run of the same round), {@code trialShare} (adaptive: the median over runs of the fraction of windows
+     * read at a candidate setting), {@code ratioTo8MiB}, and on the 128 KiB row {@code seedRatio} (30/19).
      */
     public static void json(List<Result> results, Engine engine, PrintWriter out) {
         out.println("[");
@@ -416,8 +494,11 @@ public final class ChunksBench {
                         best == null ? "null" : num(r.mbPerSec() / best.mbPerSec()), r.cache(), engine));
                 if (r.adaptive()) {
                     b.append(String.format(Locale.ROOT, ", \"settledSize\": %d, \"settledSizes\": %s, "
-                                    + "\"worstRoundRatio\": %s", mostSettled, r.settled(),
-                            best == null ? "null" : num(worstRound(r, best))));
+                                    + "\"worstRoundRatio\": %s, \"pairedRoundRatio\": %s, \"roundRatio\": %s, "
+                                    + "\"trialShare\": %s", mostSettled, r.settled(),
+                            best == null ? "null" : num(worstRound(r, best)),
+                            best == null ? "null" : num(pairedRatio(r, best)), num(roundRatio(r, cell)),
+                            num(trialShare(r))));
                 }
                 b.append(", \"ratioTo8MiB\": ").append(m8 == null ? "null" : num(r.mbPerSec() / m8.mbPerSec()));
                 if (r.chunkSize() == 128 << 10) {

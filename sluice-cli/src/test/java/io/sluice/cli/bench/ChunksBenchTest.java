@@ -40,6 +40,8 @@ class ChunksBenchTest {
             assertTrue(table.contains(cell + " page cache, 2 MiB, CHANNEL"), cell + ":\n" + table);
         }
         assertTrue(table.contains("adaptive / best fixed ("), table);
+        assertTrue(table.contains("adaptive / same round, median over rounds: "), table);
+        assertTrue(table.contains("adaptive windows in trials: "), table);
         assertTrue(table.contains("128 KiB / 8 MiB: "), table);
         assertTrue(table.contains("the seed: 1.58 (30 / 19 MB/s, JRuby), 1.33 (24 / 18, MRI)"), table);
         assertTrue(table.contains("adaptive trace, maf-parse, warm (last round):"), table);
@@ -60,6 +62,8 @@ class ChunksBenchTest {
                 assertEquals("0", m.group(3));
                 assertTrue(m.group(9).contains("\"settledSize\": ") && m.group(9).contains("\"worstRoundRatio\": "),
                         m.group());
+                assertTrue(Pattern.compile("\"pairedRoundRatio\": [0-9.]+, \"roundRatio\": [0-9.]+, "
+                        + "\"trialShare\": [0-9.]+").matcher(m.group(9)).find(), m.group());
             }
             if (m.group(1).equals("128 KiB")) {
                 assertTrue(m.group(9).contains("\"seedRatio\": 1.5789"), m.group());
@@ -83,8 +87,10 @@ class ChunksBenchTest {
 
     private static ChunksBench.Result result(String name, int chunk, double... mbPerSec) {
         List<Sample> samples = java.util.Arrays.stream(mbPerSec).mapToObj(v -> new Sample(0, v * 1e6)).toList();
-        return new ChunksBench.Result(name, chunk, ChunksBench.PARSE, ChunksBench.WARM, samples,
-                chunk == 0 ? List.of(256 << 10, 256 << 10, 128 << 10) : List.of(), 1, 1);
+        return chunk == 0
+                ? new ChunksBench.Result(name, chunk, ChunksBench.PARSE, ChunksBench.WARM, samples,
+                        List.of(256 << 10, 256 << 10, 128 << 10), List.of(0.25, 0.05, 0.1), 1, 1)
+                : new ChunksBench.Result(name, chunk, ChunksBench.PARSE, ChunksBench.WARM, samples, List.of(), 1, 1);
     }
 
     @Test
@@ -95,13 +101,20 @@ class ChunksBenchTest {
         ChunksBench.Result ad = result(ChunksBench.ADAPTIVE, 0, 310, 300, 280);
         List<ChunksBench.Result> cell = List.of(k128, k256, m8, ad);
         assertEquals(k256, ChunksBench.bestFixed(cell), "the highest median");
-        // Round by round against 256 KiB: 310/320, 300/330, 280/280; the worst is the second.
+        // Round by round against 256 KiB: 310/320, 300/330, 280/280; the worst is the second, the median the first.
         assertEquals(300.0 / 330, ChunksBench.worstRound(ad, k256), 1e-12);
+        assertEquals(310.0 / 320, ChunksBench.pairedRatio(ad, k256), 1e-12);
+        // Against the fastest fixed run of each round: 310/320, 300/330, 280/290 (128 KiB won the last round).
+        assertEquals(280.0 / 290, ChunksBench.roundRatio(ad, cell), 1e-12);
+        assertEquals(0.1, ChunksBench.trialShare(ad), 1e-12);
         assertEquals("256 KiB (2/3), 128 KiB (1/3)", ChunksBench.settled(ad.settled()));
         StringWriter table = new StringWriter();
         ChunksBench.table(cell, Engine.CHANNEL, 1 << 30, List.of("a note"), new PrintWriter(table));
         String t = table.toString();
         assertTrue(t.contains("adaptive / best fixed (256 KiB): 0.94 median, 0.91 in the worst round"), t);
+        assertTrue(t.contains("adaptive / same round, median over rounds: 0.97 against 256 KiB's run, 0.97 against "
+                + "the fastest fixed run"), t);
+        assertTrue(t.contains("adaptive windows in trials: 10% (median over runs)"), t);
         assertTrue(t.contains("128 KiB / 8 MiB: 1.50 here"), t);
         assertTrue(t.contains("note: a note"), t);
         StringWriter json = new StringWriter();
@@ -109,6 +122,7 @@ class ChunksBenchTest {
         assertTrue(json.toString().contains("\"engine\": \"adaptive\", \"workload\": \"maf-parse\", \"blockSize\": 0"),
                 json.toString());
         assertTrue(json.toString().contains("\"settledSize\": 262144, \"settledSizes\": [262144, 262144, 131072], "
-                + "\"worstRoundRatio\": 0.9091"), json.toString());
+                + "\"worstRoundRatio\": 0.9091, \"pairedRoundRatio\": 0.9688, \"roundRatio\": 0.9655, "
+                + "\"trialShare\": 0.1000"), json.toString());
     }
 }
