@@ -1,0 +1,77 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code sluice report} on saved rows: the page, the warnings, and what it refuses. */
+class ReportCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @TempDir
+    Path tmp;
+
+    private int run(String... args) {
+        return Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    private Path fixture(String name) throws IOException {
+        try (InputStream in = getClass().getResourceAsStream("report/" + name)) {
+            Path p = tmp.resolve(name);
+            Files.copy(in, p);
+            return p;
+        }
+    }
+
+    @Test
+    void buildsThePageFromFilesAndDirectoriesSkippingOtherFormats() throws IOException {
+        Path rows = fixture("bare-uring-rows.json");
+        Path doc = fixture("fixture-run.json");
+        Path hyperfine = Files.writeString(tmp.resolve("wc-l.json"), "{\"results\": [{\"command\": \"wc -l x\"}]}");
+        Path page = tmp.resolve("page.html");
+        assertEquals(Main.OK, run("report", tmp.toString(), "-o", page.toString()), err::toString);
+        String html = Files.readString(page);
+        assertTrue(html.startsWith("<!DOCTYPE html>") && html.endsWith("</html>\n"), "one whole page");
+        assertTrue(html.contains("bare-uring-rows.json") && html.contains("fixture-run.json"), "both sources");
+        assertTrue(err.toString().contains("sluice: warning: skipping wc-l.json: not benchmark rows"), err::toString);
+        assertTrue(err.toString().contains("wrote " + page), err::toString);
+        assertTrue(Files.isReadable(page) && Files.getPosixFilePermissions(page)
+                .contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ), "a page is for others to read");
+        assertEquals(Main.OK, run("report", rows.toString(), doc.toString(), hyperfine.toString(), "-o",
+                tmp.resolve("again.html").toString(), "--title", "Mine & yours"));
+        assertTrue(Files.readString(tmp.resolve("again.html")).contains("<h1>Mine &amp; yours</h1>"));
+        try (var s = Files.list(tmp)) {
+            assertFalse(s.anyMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temporary file left");
+        }
+    }
+
+    @Test
+    void nothingToReportIsBadInput() throws IOException {
+        Path hyperfine = Files.writeString(tmp.resolve("wc-l.json"), "{\"results\": []}");
+        assertEquals(Main.BAD_INPUT, run("report", hyperfine.toString(), "-o", tmp.resolve("p.html").toString()));
+        assertTrue(err.toString().contains("nothing to report: no benchmark rows in " + hyperfine), err::toString);
+        assertFalse(Files.exists(tmp.resolve("p.html")));
+    }
+
+    @Test
+    void aMissingFileFailsAndAnUnwritablePageIsRefusedBeforeReading() throws IOException {
+        assertEquals(Main.FAILED, run("report", tmp.resolve("nope.json").toString(), "-o",
+                tmp.resolve("p.html").toString()));
+        assertTrue(err.toString().contains("nope.json: no such file or directory"), err::toString);
+        Path rows = fixture("bare-uring-rows.json");
+        assertEquals(Main.BAD_INPUT, run("report", rows.toString(), "-o", tmp.resolve("no/such/dir/p.html").toString()));
+        assertTrue(err.toString().contains("-o " + tmp.resolve("no/such/dir/p.html") + ": directory"), err::toString);
+        assertEquals(Main.BAD_INPUT, run("report", rows.toString()));
+        assertTrue(err.toString().contains("missing required option"), err::toString);
+    }
+}
