@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         subcommands = {BenchWriteCommand.class, BenchBigFileCommand.class, BenchUringCommand.class,
                 ZipBenchCommand.class, BenchChunksCommand.class, BenchScanCommand.class,
-                BenchJRubyCommand.class, BenchKvCommand.class},
+                BenchJRubyCommand.class, BenchKvCommand.class, BenchAllCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
                     + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",
@@ -78,10 +78,14 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
+        SectionReport page = SectionReport.start(sampling.report, o.dir());
         PrintWriter err = spec.commandLine().getErr();
         describeMachine(err);
         List<Row> rows = new Bench(o, err).run();
         emit(rows, w -> "CLASSIC", sampling.json, spec);
+        if (page != null) {
+            page.finish("engines", w -> Report.json(rows, x -> "CLASSIC", w), spec);
+        }
         return Main.OK;
     }
 

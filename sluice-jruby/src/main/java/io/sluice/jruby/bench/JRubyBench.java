@@ -261,8 +261,10 @@ public final class JRubyBench {
     /**
      * The jruby-complete jar: the one given, else the one the build copied beside this module's jar (into
      * {@code sluice-cli/target/jruby/} for the command line), else the one on the class path.
+     *
+     * @throws IOException naming where it looked, when there is none
      */
-    static Path jrubyJar(Path given) throws IOException {
+    public static Path jrubyJar(Path given) throws IOException {
         if (given != null) {
             if (!Files.isRegularFile(given)) {
                 throw new IOException("no such jar: " + given);
