@@ -56,6 +56,27 @@ class ReportCommandTest {
     }
 
     @Test
+    void aSectionWritesItsOwnPageFromTheRowsItsJsonHas() throws IOException {
+        Path dir = java.nio.file.Files.createDirectory(tmp.resolve("data"));
+        Path page = tmp.resolve("write.html");
+        Path json = tmp.resolve("write.json");
+        assertEquals(Main.OK, run("bench", "write", "--size", "1m", "--chunk-sizes", "4k", "--rounds", "1",
+                "--writers", "FileOutputStream,MappedWriter", "--dir", dir.toString(), "--json", json.toString(),
+                "--report", page.toString()), err::toString);
+        String html = Files.readString(page);
+        int rows = io.sluice.cli.report.ReportInput.read(json, w -> { throw new AssertionError(w); }).orElseThrow()
+                .sections().get(0).rows().size();
+        assertEquals(4, rows, "two writers, new and cached file");
+        assertTrue(html.contains("All " + rows + " rows"), "the page has the rows the JSON has");
+        assertTrue(html.contains("Small sequential writes from Java"), "as the write section");
+        assertTrue(html.contains("Load average after") && html.contains("Memory copy, one thread"), "the machine");
+        assertTrue(html.contains("sluice bench write --size 1m"), "the command");
+        assertTrue(err.toString().contains("wrote " + page), err::toString);
+        assertEquals(Main.BAD_INPUT, run("bench", "zip", "--report", tmp.resolve("none/p.html").toString()));
+        assertTrue(err.toString().contains("--report " + tmp.resolve("none/p.html")), "checked before the run");
+    }
+
+    @Test
     void nothingToReportIsBadInput() throws IOException {
         Path hyperfine = Files.writeString(tmp.resolve("wc-l.json"), "{\"results\": []}");
         assertEquals(Main.BAD_INPUT, run("report", hyperfine.toString(), "-o", tmp.resolve("p.html").toString()));
