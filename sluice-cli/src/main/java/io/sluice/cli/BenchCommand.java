@@ -96,7 +96,10 @@ final class BenchCommand implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors());
     }
 
-    /** Prints the table to standard output, and the JSON rows to {@code json} ('-': standard output instead). */
+    /**
+     * Prints the table to standard output, and the JSON rows to {@code json} ('-': standard output instead); writes
+     * the {@code --report} page if the section has that option and did not write it itself ({@link SectionReport}).
+     */
     static void emit(List<Row> rows, Function<Workload, String> baseline, Path json, CommandSpec spec)
             throws IOException {
         PrintWriter err = spec.commandLine().getErr();
@@ -114,6 +117,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             err.println("wrote " + json);
         }
+        SectionReport.late(w -> Report.json(rows, baseline, w), spec);
     }
 
     /** The thread counts to measure: the given ones, checked, or 1 and every core. */

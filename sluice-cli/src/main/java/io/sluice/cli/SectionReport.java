@@ -17,8 +17,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * {@code --report FILE.html} of one section: the machine looked up before the run (with the load then), the page
@@ -46,7 +49,31 @@ final class SectionReport {
             return null;
         }
         BenchChecks.output(page, "--report");
+        STARTED.add(page.toAbsolutePath());
         return new SectionReport(page, MachineInfo.probe(dir, MachineInfo.fioVersion(), true));
+    }
+
+    /** Pages whose section called {@link #start}, until {@link #finish}. */
+    private static final Set<Path> STARTED = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Writes the page of a section that has a {@code --report} option but did not {@link #start} its report (a
+     * section added without these lines), so that the option is never silently ignored; the machine is looked up
+     * now, so the page has no load average from before the run. Called by {@link BenchCommand#emit}.
+     */
+    static void late(Consumer<PrintWriter> json, CommandSpec spec) throws IOException {
+        OptionSpec option = spec.findOption("--report");
+        Path page = option == null ? null : option.getValue();
+        if (page == null || STARTED.contains(page.toAbsolutePath())) {
+            return;
+        }
+        BenchChecks.output(page, "--report");
+        OptionSpec dirOption = spec.findOption("--dir");
+        Path dir = dirOption == null ? null : dirOption.getValue();
+        Map<String, Object> machine = MachineInfo.probe(dir != null ? dir : Path.of(System.getProperty(
+                "java.io.tmpdir")), MachineInfo.fioVersion(), true);
+        machine.remove("loadBefore");
+        new SectionReport(page, machine).finish(spec.name().equals("bench") ? "engines" : spec.name(), json, spec);
     }
 
     /**
@@ -56,6 +83,7 @@ final class SectionReport {
      * @param json    writes the section's JSON rows, as for {@code --json}
      */
     void finish(String section, Consumer<PrintWriter> json, CommandSpec spec) throws IOException {
+        STARTED.remove(page.toAbsolutePath());
         MachineInfo.finish(machine);
         PrintWriter err = spec.commandLine().getErr();
         StringWriter rows = new StringWriter();

@@ -76,6 +76,38 @@ class ReportCommandTest {
         assertTrue(err.toString().contains("--report " + tmp.resolve("none/p.html")), "checked before the run");
     }
 
+    /** A section as one added later might be written: the shared options and emit, no report code of its own. */
+    @picocli.CommandLine.Command(name = "probe")
+    static final class ProbeSection implements java.util.concurrent.Callable<Integer> {
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @picocli.CommandLine.Mixin
+        SampleOptions sampling;
+
+        @Override
+        public Integer call() throws IOException {
+            var w = new io.sluice.cli.bench.Workload(io.sluice.cli.bench.Workload.RANDREAD, 4096);
+            var row = new io.sluice.cli.bench.Row("CHANNEL", w, 1, null,
+                    java.util.List.of(new io.sluice.cli.bench.Sample(100, 409.6e6)));
+            BenchCommand.emit(java.util.List.of(row), x -> "CHANNEL", sampling.json, spec);
+            return Main.OK;
+        }
+    }
+
+    @Test
+    void aSectionWithTheReportOptionButNoReportCodeStillWritesThePage() throws IOException {
+        Path page = tmp.resolve("probe.html");
+        picocli.CommandLine cl = new picocli.CommandLine(new ProbeSection());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(Main.OK, cl.execute("--report", page.toString()), err::toString);
+        String html = Files.readString(page);
+        assertTrue(html.contains("All 1 row<") && html.contains("sluice bench probe"), html);
+        assertTrue(html.contains("Load average after") && !html.contains("Load average before"),
+                "the machine looked up after the run, saying nothing of before");
+    }
+
     @Test
     void nothingToReportIsBadInput() throws IOException {
         Path hyperfine = Files.writeString(tmp.resolve("wc-l.json"), "{\"results\": []}");

@@ -617,10 +617,11 @@ public final class ReportPage {
             out.append("<span><i style=\"background:").append(Html.escape(colors.get(s))).append("\"></i>")
                     .append(Html.escape(s)).append("</span>");
         }
-        if (rows.stream().anyMatch(ReportRow::isFio)) {
+        // a line kind in the legend only where the chart draws one (the rest is named under it)
+        if (svg.contains("class=\"ref-fio\"")) {
             out.append("<span><i class=\"fio\"></i>fio, same job</span>");
         }
-        if (!Double.isNaN(memory) && !info.name().equals("kv")) {
+        if (svg.contains("class=\"ref-memory\"")) {
             out.append("<span><i class=\"memory\"></i>memory copy, one thread</span>");
         }
         out.append("</div>\n<div class=\"scroll\">").append(svg).append("</div>\n");
