@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
                     + "'sluice bench bigfile' (writes), 'sluice bench uring' (io_uring batches and O_DIRECT), "
                     + "'sluice bench zip' (zip readers), 'sluice bench chunks' (seed 001's read size), "
                     + "'sluice bench scan' (the One Billion Row Challenge on ParallelScan), "
-                    + "'sluice bench jruby' (seed 000 from JRuby), 'sluice bench kv' (Sluice::DB)."})
+                    + "'sluice bench jruby' (seed 000 from JRuby), 'sluice bench kv' (Sluice::DB); 'sluice bench all' "
+                    + "runs every section within a time budget and writes one report page (--report)."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

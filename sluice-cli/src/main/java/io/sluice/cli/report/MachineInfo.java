@@ -43,7 +43,7 @@ public final class MachineInfo {
         }
         put(m, "os", osName());
         put(m, "kernel", firstLine(Path.of("/proc/sys/kernel/osrelease")));
-        if (get(m, "kernel") == null) {
+        if (!m.containsKey("kernel")) {
             m.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
         }
         m.put("arch", System.getProperty("os.arch"));
@@ -217,9 +217,5 @@ public final class MachineInfo {
         if (value != null) {
             m.put(key, value);
         }
-    }
-
-    private static Object get(Map<String, Object> m, String key) {
-        return m.get(key);
     }
 }

@@ -182,7 +182,14 @@ public final class SeedClaims {
 
     /** How a claim fares here. */
     public enum Verdict {
-        HOLDS("holds"), DOES_NOT_HOLD("does not hold"), INVERTED("inverted"), NOT_MEASURED("not measured");
+        /** Ours points the way the seed's does (both level counting as one way). */
+        HOLDS("holds"),
+        /** Ours is level where the seed's is not, or the other way round. */
+        DOES_NOT_HOLD("does not hold"),
+        /** Ours points the other way. */
+        INVERTED("inverted"),
+        /** No rows here answer it. */
+        NOT_MEASURED("not measured");
 
         private final String words;
 
