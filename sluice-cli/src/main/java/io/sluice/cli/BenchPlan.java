@@ -79,6 +79,10 @@ final class BenchPlan {
                     List.of("--size", "128m", "--rounds", "3", "--writers", "FileOutputStream,BufferedOutputStream,"
                             + "RandomAccessFile,FileChannel-heap,FileChannel-direct,MappedWriter,IO_URING-batch"),
                     List.of(), new double[] {10, 60, 300}),
+            new Sizes("scan",
+                    List.of("--rows", "2000000", "--rounds", "3"),
+                    List.of("--rows", "10000000", "--rounds", "3"),
+                    List.of(), new double[] {10, 35, 200}),
             new Sizes("jruby",
                     List.of("--size", "32m", "--chunk-sizes", "1k", "--rounds", "1", "--no-reads"),
                     List.of("--size", "256m", "--rounds", "2"),
@@ -103,7 +107,7 @@ final class BenchPlan {
 
     /** The order in which sections are raised to a larger size: the seeds' sections first. */
     static final List<String> UPGRADE_ORDER = List.of("uring", "jruby", "chunks", "zip", "bigfile", "write",
-            "engines", "kv");
+            "engines", "scan", "kv");
 
     /** The sizes of a section {@link #KNOWN} does not name, given the options it has. */
     static Sizes generic(String name, Set<String> options) {

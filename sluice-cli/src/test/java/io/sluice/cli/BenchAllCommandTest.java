@@ -33,7 +33,8 @@ class BenchAllCommandTest {
         assertEquals(Main.OK, run("bench", "all", "--quick", "--plan", "--dir", tmp.toString(), "--no-fio"),
                 err::toString);
         String plan = out.toString();
-        for (String section : List.of("engines", "uring", "write", "bigfile", "zip", "chunks", "jruby", "kv")) {
+        for (String section : List.of("engines", "uring", "write", "bigfile", "zip", "chunks", "scan", "jruby",
+                "kv")) {
             assertTrue(plan.contains("\n  " + section + " "), section + " missing:\n" + plan);
         }
         assertTrue(plan.startsWith("--quick, estimate "), plan);
@@ -45,6 +46,7 @@ class BenchAllCommandTest {
         assertTrue(plan.contains("sluice bench write --size 32m --chunk-sizes 1k,16k --rounds 3 --writers "
                 + "FileOutputStream,BufferedOutputStream,FileChannel-direct,MappedWriter,IO_URING-batch --dir " + d), plan);
         assertTrue(plan.contains("sluice bench chunks --size 32m --chunk-sizes 128k,8m --rounds 3 --dir " + d), plan);
+        assertTrue(plan.contains("sluice bench scan --rows 2000000 --rounds 3 --dir " + d), plan);
         // JRuby's sections run where the jruby-complete jar is, and say why not elsewhere
         assertTrue(plan.contains("sluice bench kv --n 20000") || plan.contains("  kv       skipped: "), plan);
         assertTrue(!plan.contains(" medium ") && !plan.contains(" full "), plan);
@@ -92,10 +94,10 @@ class BenchAllCommandTest {
     @Test
     void aSectionAddedLaterJoinsWithItsSizeAndRoundsScaled() {
         Map<String, Set<String>> sections = new LinkedHashMap<>();
-        sections.put("scan", Set.of("--size", "--rounds", "--dir", "--json", "--threads"));
+        sections.put("lines", Set.of("--size", "--rounds", "--dir", "--json", "--threads"));
         sections.put("odd", Set.of("--json"));
         List<BenchPlan.Step> steps = BenchPlan.plan(sections, Map.of(), 1, true);
-        assertEquals(List.of("bench", "scan", "--size", "64m", "--rounds", "3", "--dir", "/d", "--json", "/j"),
+        assertEquals(List.of("bench", "lines", "--size", "64m", "--rounds", "3", "--dir", "/d", "--json", "/j"),
                 steps.get(0).commandLine(Path.of("/d"), true, Path.of("/j")));
         assertEquals(List.of("bench", "odd", "--json", "/j"), steps.get(1).commandLine(Path.of("/d"), false,
                 Path.of("/j")), "no --dir for a section without one");

@@ -163,6 +163,9 @@ public final class ReportInput {
             if (w.startsWith("kv-")) {
                 return "kv";
             }
+            if (w.equals("1brc")) {
+                return "scan";
+            }
             if (w.equals("maf-parse") || w.equals("raw-read") || r.fields().containsKey("ioEngine")) {
                 return "chunks";
             }

@@ -466,8 +466,18 @@ public final class ReportPage {
     }
 
     private static String groupText(ReportRow r) {
-        return " (" + (r.blockSize() > 0 ? ByteSize.format(r.blockSize()) + ", " : "") + r.threads() + " thread"
-                + (r.threads() == 1 ? "" : "s") + ")";
+        String size = size(r);
+        return " (" + (size.isEmpty() ? "" : size + ", ") + r.threads() + " thread" + (r.threads() == 1 ? "" : "s")
+                + ")";
+    }
+
+    /** What the row's blockSize says: bytes per operation, or for kv the entries in the store; empty for none. */
+    private static String size(ReportRow r) {
+        if (r.blockSize() <= 0) {
+            return "";
+        }
+        return r.workload().startsWith("kv-") ? String.format(Locale.ROOT, "%,d entries", r.blockSize())
+                : ByteSize.format(r.blockSize());
     }
 
     private static String unitOf(String metric) {
@@ -559,7 +569,7 @@ public final class ReportPage {
         for (List<ReportRow> g : groups.values()) {
             ReportRow first = g.get(0);
             String threads = first.threads() + (vthreads ? " virtual thread" : " thread") + (first.threads() == 1 ? "" : "s");
-            String label = bySize ? ByteSize.format(first.blockSize()) : threads;
+            String label = bySize ? size(first) : threads;
             String sublabel = bySize ? threads : "";
             List<BarChart.Bar> bars = new ArrayList<>();
             List<BarChart.Reference> refs = new ArrayList<>();
@@ -675,7 +685,7 @@ public final class ReportPage {
             }
             out.append("<tr").append(r.isFio() ? " class=\"fio\"" : "").append("><td>").append(Html.escape(r.engine()))
                     .append("</td><td>").append(Html.escape(r.workload())).append("</td><td class=\"num\">")
-                    .append(r.blockSize() > 0 ? Html.escape(ByteSize.format(r.blockSize())) : "")
+                    .append(Html.escape(size(r)))
                     .append("</td><td class=\"num\">").append(r.threads()).append("</td><td class=\"num\">")
                     .append(r.depth()).append("</td><td>").append(Html.escape(file)).append("</td><td class=\"num\">")
                     .append(Html.escape(Format.number(r.opsPerMs()))).append("</td><td class=\"num\">")

@@ -46,6 +46,11 @@ public record SectionInfo(String name, String title, String description, boolean
                     "sluice bench chunks. A MAF file parsed into an index of its blocks through ChunkedReader at "
                             + "fixed chunk sizes and with the adaptive policy, page cache warm and cold. The bars are "
                             + "the chunk sizes.", false),
+            new SectionInfo("scan", "The One Billion Row Challenge: a file of records parsed in parallel",
+                    "sluice bench scan. Minimum, mean and maximum temperature per station over a generated file of "
+                            + "'station;temperature' lines: the challenge's baseline algorithm on one thread, and "
+                            + "ParallelScan (padded segments, word-at-a-time parsing, a table per thread) at one "
+                            + "thread and every core; every output checked against the baseline's.", false),
             new SectionInfo("kv", "Sluice::DB, an ordered key-value store for JRuby",
                     "sluice bench kv. Bulk load, random gets and 100-entry scans of a MAF-index-shaped store: "
                             + "Sluice::DB from JRuby, the same MVStore through JRuby's automatic String conversion, "

@@ -108,6 +108,20 @@ class ReportPageTest {
     }
 
     @Test
+    void kvRowsCountEntriesNotBytesAndChartOperations() {
+        String kv = "{\"engine\": \"%s\", \"workload\": \"kv-get\", \"blockSize\": %d, \"threads\": 1, "
+                + "\"opsPerMs\": %s, \"mbPerSec\": null, \"spread\": 0.1, \"rounds\": 3}";
+        String html = page(doc("[" + String.format(kv, "Sluice::DB", 20000, "400") + ", "
+                + String.format(kv, "PStore", 400, "50") + "]"));
+        List<String> charts = charts(html);
+        assertEquals(1, charts.size(), "one panel, one group: the stores differ in entries, not in a block size");
+        assertEquals(2, count(charts.get(0), "<rect class=\"bar\""), charts.get(0));
+        assertTrue(charts.get(0).contains("ops/ms"), "operations, since bytes mean nothing here");
+        assertTrue(html.contains("Sluice::DB (20,000 entries, 1 thread): 400 ops/ms"), html);
+        assertFalse(html.contains("19.5 KiB"), "entries are not bytes");
+    }
+
+    @Test
     void theOldBareArrayFormatIsRead() throws IOException {
         ReportDocument d = doc(resource("bare-uring-rows.json"));
         assertEquals(null, d.machine());
@@ -148,6 +162,7 @@ class ReportPageTest {
             {"smallStored", "{}", "zip"},
             {"maf-parse", "{}", "chunks"},
             {"kv-get", "{}", "kv"},
+            {"1brc", "{}", "scan"},
             {"lines", "{}", "other"},
         };
         for (String[] c : cases) {
