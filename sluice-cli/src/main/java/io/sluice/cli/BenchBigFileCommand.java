@@ -49,10 +49,14 @@ final class BenchBigFileCommand implements Callable<Integer> {
         BenchChecks.json(common.json);
         Path d = common.dir();
         BenchChecks.space(d, bytes, size != null ? "--size " + size : "the file of " + ByteSize.format(bytes));
+        SectionReport page = SectionReport.start(common.report, d);
         BenchCommand.describeMachine(err);
         err.printf("sluice bench bigfile: %s file in %s, threads %s, %d rounds%n", ByteSize.format(bytes), d, t, rounds);
         List<Row> rows = new BigFileBench(new BigFileBench.Options(bytes, d, t, rounds), err).run();
         BenchCommand.emit(rows, BigFileBench::baseline, common.json, spec);
+        if (page != null) {
+            page.finish("bigfile", w -> io.sluice.cli.bench.Report.json(rows, BigFileBench::baseline, w), spec);
+        }
         return Main.OK;
     }
 

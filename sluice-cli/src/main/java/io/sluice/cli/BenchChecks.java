@@ -95,18 +95,31 @@ final class BenchChecks {
         if (json == null || json.toString().equals("-")) {
             return;
         }
-        if (Files.isDirectory(json)) {
-            throw new IllegalArgumentException("--json " + json + " is a directory");
+        output(json, "--json");
+    }
+
+    /**
+     * Checks a file a command will write at its end ({@code --json}, {@code --report}, {@code -o}): its directory
+     * exists and takes a new file (made and removed at once), and it is not a directory itself. {@code null} passes.
+     *
+     * @param option the option that named it, for the message
+     */
+    static void output(Path file, String option) {
+        if (file == null) {
+            return;
         }
-        Path parent = json.toAbsolutePath().getParent();
+        if (Files.isDirectory(file)) {
+            throw new IllegalArgumentException(option + " " + file + " is a directory");
+        }
+        Path parent = file.toAbsolutePath().getParent();
         if (!Files.isDirectory(parent)) {
-            throw new IllegalArgumentException("--json " + json + ": " + (Files.exists(parent) ? parent
+            throw new IllegalArgumentException(option + " " + file + ": " + (Files.exists(parent) ? parent
                     + " is not a directory" : "directory " + parent + " does not exist"));
         }
         try {
-            Files.delete(Files.createTempFile(parent, ".sluice-check-", ".json"));
+            Files.delete(Files.createTempFile(parent, ".sluice-check-", ".tmp"));
         } catch (IOException e) {
-            throw new IllegalArgumentException("--json " + json + ": cannot create files in " + parent + ": "
+            throw new IllegalArgumentException(option + " " + file + ": cannot create files in " + parent + ": "
                     + cause(e), e);
         }
     }

@@ -84,6 +84,8 @@ final class BenchChunksCommand implements Callable<Integer> {
         Engine e = Engine.parse(engine);
         e.requireAvailable();
         Path d = common.dir();
+        BenchChecks.json(common.json);
+        SectionReport page = SectionReport.start(common.report, d);
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         err.printf(Locale.ROOT, "sluice bench chunks: %s of MAF in %s, chunks %s and adaptive, %s, %s%s, %d rounds%n",
@@ -111,6 +113,9 @@ final class BenchChunksCommand implements Callable<Integer> {
                 ChunksBench.json(results, e, w);
             }
             err.println("wrote " + json);
+        }
+        if (page != null) {
+            page.finish("chunks", w -> ChunksBench.json(results, e, w), spec);
         }
         return Main.OK;
     }

@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         subcommands = {BenchWriteCommand.class, BenchBigFileCommand.class, BenchUringCommand.class,
                 ZipBenchCommand.class, BenchChunksCommand.class, BenchScanCommand.class,
-                BenchJRubyCommand.class, BenchKvCommand.class},
+                BenchJRubyCommand.class, BenchKvCommand.class, BenchAllCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
                     + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",
@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
                     + "'sluice bench bigfile' (writes), 'sluice bench uring' (io_uring batches and O_DIRECT), "
                     + "'sluice bench zip' (zip readers), 'sluice bench chunks' (seed 001's read size), "
                     + "'sluice bench scan' (the One Billion Row Challenge on ParallelScan), "
-                    + "'sluice bench jruby' (seed 000 from JRuby), 'sluice bench kv' (Sluice::DB)."})
+                    + "'sluice bench jruby' (seed 000 from JRuby), 'sluice bench kv' (Sluice::DB); 'sluice bench all' "
+                    + "runs every section within a time budget and writes one report page (--report)."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -78,10 +79,14 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
+        SectionReport page = SectionReport.start(sampling.report, o.dir());
         PrintWriter err = spec.commandLine().getErr();
         describeMachine(err);
         List<Row> rows = new Bench(o, err).run();
         emit(rows, w -> "CLASSIC", sampling.json, spec);
+        if (page != null) {
+            page.finish("engines", w -> Report.json(rows, x -> "CLASSIC", w), spec);
+        }
         return Main.OK;
     }
 
@@ -92,7 +97,10 @@ final class BenchCommand implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors());
     }
 
-    /** Prints the table to standard output, and the JSON rows to {@code json} ('-': standard output instead). */
+    /**
+     * Prints the table to standard output, and the JSON rows to {@code json} ('-': standard output instead); writes
+     * the {@code --report} page if the section has that option and did not write it itself ({@link SectionReport}).
+     */
     static void emit(List<Row> rows, Function<Workload, String> baseline, Path json, CommandSpec spec)
             throws IOException {
         PrintWriter err = spec.commandLine().getErr();
@@ -110,6 +118,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             err.println("wrote " + json);
         }
+        SectionReport.late(w -> Report.json(rows, baseline, w), spec);
     }
 
     /** The thread counts to measure: the given ones, checked, or 1 and every core. */

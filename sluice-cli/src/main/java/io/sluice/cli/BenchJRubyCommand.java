@@ -71,6 +71,11 @@ final class BenchJRubyCommand implements Callable<Integer> {
             description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
     Path json;
 
+    @Option(names = "--report", paramLabel = "FILE.html",
+            description = "Also write the report page of the rows (with the machine, charts and the seed's claims "
+                    + "beside them): one HTML file that works offline.")
+    Path report;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         List<Integer> chunks = new ArrayList<>();
@@ -83,6 +88,7 @@ final class BenchJRubyCommand implements Callable<Integer> {
         Path d = BenchChecks.dir(dir);
         long bytes = ByteSize.parse(size);
         BenchChecks.space(d, bytes, "--size " + size + " (one file at a time)");
+        SectionReport page = SectionReport.start(report, d);
         JRubyBench.Options o = new JRubyBench.Options(bytes, d, chunks, rounds, !noWrites, !noReads,
                 only != null ? only : List.of(), jrubyJar);
         PrintWriter err = spec.commandLine().getErr();
@@ -100,6 +106,9 @@ final class BenchJRubyCommand implements Callable<Integer> {
                 JRubyBench.json(result, w);
             }
             err.println("wrote " + json);
+        }
+        if (page != null) {
+            page.finish("jruby", w -> JRubyBench.json(result, w), spec);
         }
         return Main.OK;
     }

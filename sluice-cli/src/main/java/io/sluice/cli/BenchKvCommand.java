@@ -53,6 +53,11 @@ final class BenchKvCommand implements Callable<Integer> {
             description = "Where the store files go (default: the system temp directory).")
     Path dir;
 
+    @Option(names = "--report", paramLabel = "FILE.html",
+            description = "Also write the report page of the rows (with the machine, charts and the seed's claims "
+                    + "beside them): one HTML file that works offline.")
+    Path report;
+
     @Option(names = "--jruby-jar", paramLabel = "JAR",
             description = "The jruby-complete jar to run (default: the one the build copied to sluice-cli/target/jruby).")
     Path jrubyJar;
@@ -70,6 +75,7 @@ final class BenchKvCommand implements Callable<Integer> {
         BenchChecks.rounds(rounds);
         Path d = BenchChecks.dir(dir);
         BenchChecks.space(d, BenchChecks.times(n, 64), "--n " + n + " (one store at a time, about 64 bytes an entry)");
+        SectionReport page = SectionReport.start(report, d);
         KvBench.Options o = new KvBench.Options(n, p, gets, scans, rounds, d, jrubyJar);
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
@@ -86,6 +92,9 @@ final class BenchKvCommand implements Callable<Integer> {
                 KvBench.json(result, w);
             }
             err.println("wrote " + json);
+        }
+        if (page != null) {
+            page.finish("kv", w -> KvBench.json(result, w), spec);
         }
         return Main.OK;
     }

@@ -70,6 +70,7 @@ final class BenchScanCommand implements Callable<Integer> {
         if (!kept) {
             BenchChecks.space(d, bytes, "--rows " + n + " (about " + ByteSize.format(bytes) + ")");
         }
+        SectionReport page = SectionReport.start(common.report, d);
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         err.printf(Locale.ROOT, "sluice bench scan: %,d rows in %s, seed %d, ParallelScan threads %s, %d rounds%n", n,
@@ -90,6 +91,9 @@ final class BenchScanCommand implements Callable<Integer> {
                 ScanBench.json(results, w);
             }
             err.println("wrote " + json);
+        }
+        if (page != null) {
+            page.finish("scan", w -> ScanBench.json(results, w), spec);
         }
         return Main.OK;
     }

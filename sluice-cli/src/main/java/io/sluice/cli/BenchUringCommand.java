@@ -104,12 +104,16 @@ final class BenchUringCommand implements Callable<Integer> {
         long smallFiles = noOpenReadClose ? 0 : (long) UringBench.SMALL_FILES * UringBench.SMALL_FILE_SIZE;
         BenchChecks.space(dir, BenchChecks.plus(fileSize, smallFiles), "--size " + parent.size
                 + (noOpenReadClose ? "" : " (and 64 MiB of open-read-close files)"));
+        SectionReport page = SectionReport.start(sampling.report, dir);
         BenchCommand.describeMachine(err);
         List<Integer> writers = noWrites ? List.of() : writeThreads;
         var o = new UringBench.Options(fileSize, dir, threads, sizes, depth, !noDirect, sampleNanos,
                 sampling.rounds, !parent.noFio, noVthreads ? 0 : vthreads, writers, !noOpenReadClose, sqpoll);
         List<Row> rows = new UringBench(o, err).run();
         BenchCommand.emit(rows, UringBench::baseline, sampling.json, spec);
+        if (page != null) {
+            page.finish("uring", w -> io.sluice.cli.bench.Report.json(rows, UringBench::baseline, w), spec);
+        }
         return Main.OK;
     }
 }

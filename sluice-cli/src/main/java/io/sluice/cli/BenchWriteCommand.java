@@ -68,12 +68,16 @@ final class BenchWriteCommand implements Callable<Integer> {
         Path d = common.dir();
         // a new file and one kept in the page cache, each of the size
         BenchChecks.space(d, BenchChecks.times(bytes, 2), "--size " + size + " (two files of that size)");
+        SectionReport page = SectionReport.start(common.report, d);
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         err.printf("sluice bench write: %s per run in chunks of %s to %s; writers %s; %d rounds%n",
                 ByteSize.format(bytes), chunkSizes, d, names, rounds);
         List<Row> rows = new WriteBench(new WriteBench.Options(bytes, d, chunks, names, rounds), err).run();
         BenchCommand.emit(rows, w -> WriteBench.BASELINE, common.json, spec);
+        if (page != null) {
+            page.finish("write", w -> io.sluice.cli.bench.Report.json(rows, x -> WriteBench.BASELINE, w), spec);
+        }
         return Main.OK;
     }
 }

@@ -20,6 +20,11 @@ final class JobBenchOptions {
             description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
     Path json;
 
+    @Option(names = "--report", paramLabel = "FILE.html",
+            description = "Also write the report page of the rows (with the machine, charts and the seed's claims "
+                    + "beside them): one HTML file that works offline.")
+    Path report;
+
     /** The directory to write in, checked (see {@link BenchChecks#dir}). */
     Path dir() {
         return BenchChecks.dir(dir);

@@ -66,6 +66,7 @@ public final class Main {
         subcommands.put("bench", BenchCommand::new);
         subcommands.put("wc", WcCommand::new);
         subcommands.put("zip", ZipCommand::new);
+        subcommands.put("report", ReportCommand::new);
         subcommands.put("help", CommandLine.HelpCommand::new);
         Supplier<Object> only = first == null || first.equals("help") ? null : subcommands.get(first);
         if (only != null) {

@@ -18,6 +18,11 @@ final class SampleOptions {
             description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
     Path json;
 
+    @Option(names = "--report", paramLabel = "FILE.html",
+            description = "Also write the report page of the rows (with the machine, charts and the seed's claims "
+                    + "beside them): one HTML file that works offline.")
+    Path report;
+
     /** The sample length in nanoseconds, after checking both numbers (see {@link BenchChecks#duration}). */
     long sampleNanos() {
         return BenchChecks.duration(durationMs, rounds);

@@ -89,12 +89,16 @@ final class ZipBenchCommand implements Callable<Integer> {
         Path d = BenchChecks.dir(dir);
         BenchChecks.space(d, archiveBound(smallEntries, bigEntries), "an archive of " + smallEntries
                 + " small and " + bigEntries + " big entries of each kind");
+        SectionReport page = SectionReport.start(sampling.report, d);
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         List<Row> rows = new ZipBench(new ZipBench.Options(d, smallEntries, bigEntries, t, r,
                 sampleNanos, sampling.rounds), err).run();
         String base = r.contains("jdk") ? "jdk" : r.get(0);
         BenchCommand.emit(rows, w -> base, sampling.json, spec);
+        if (page != null) {
+            page.finish("zip", w -> io.sluice.cli.bench.Report.json(rows, x -> base, w), spec);
+        }
         return Main.OK;
     }
 }

@@ -483,12 +483,16 @@ public final class ChunksBench {
                 double chunk = r.adaptive() ? mostSettled : r.chunkSize();
                 double opsPerMs = chunk > 0 ? r.mbPerSec() * 1e6 / chunk / 1e3 : 0;
                 StringBuilder b = new StringBuilder();
+                double[] bytes = r.samples().stream().mapToDouble(Sample::bytesPerSec).toArray();
+                double perOp = chunk > 0 ? chunk * 1e3 : Double.NaN;
                 b.append(String.format(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": %d, "
                                 + "\"threads\": 1, \"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, "
-                                + "\"rounds\": %d, \"ratioToClassic\": null, \"fioReference\": null, \"ratioToFio\": null, "
+                                + "\"rounds\": %d, \"opsPerMsMin\": %s, \"opsPerMsMax\": %s, \"ratioToClassic\": null, \"fioReference\": null, \"ratioToFio\": null, "
                                 + "\"direct\": false, \"depth\": 1, \"file\": \"%s\", \"baseline\": %s, "
                                 + "\"ratioToBaseline\": %s, \"cache\": \"%s\", \"ioEngine\": \"%s\"",
                         r.name(), r.workload(), r.chunkSize(), opsPerMs, r.mbPerSec(), r.spread(), r.samples().size(),
+                        num(Arrays.stream(bytes).min().orElse(Double.NaN) / perOp),
+                        num(Arrays.stream(bytes).max().orElse(Double.NaN) / perOp),
                         r.cache().equals(COLD) ? COLD : Workload.CACHED_FILE,
                         best == null ? "null" : "\"" + best.name() + "\"",
                         best == null ? "null" : num(r.mbPerSec() / best.mbPerSec()), r.cache(), engine));

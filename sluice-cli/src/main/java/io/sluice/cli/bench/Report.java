@@ -118,7 +118,8 @@ public final class Report {
      * {@code workload}, {@code blockSize}, {@code threads}, {@code opsPerMs}, {@code mbPerSec} (medians),
      * {@code spread}, {@code rounds}, {@code ratioToClassic}, {@code fioReference}, {@code ratioToFio}, {@code direct},
      * {@code depth} (requests in flight per thread), and, added later, {@code file} ({@code new} or {@code cached}), {@code baseline} (the row the
-     * {@code ratioToBaseline} is taken against: CLASSIC for reads).
+     * {@code ratioToBaseline} is taken against: CLASSIC for reads), {@code opsPerMsMin} and {@code opsPerMsMax} (the
+     * slowest and fastest round). docs/bench-json.md describes them all.
      */
     public static void json(List<Row> rows, Function<Workload, String> baseline, PrintWriter out) {
         Map<String, List<Row>> cells = cells(rows);
@@ -130,10 +131,12 @@ public final class Report {
             for (Row r : cell) {
                 out.printf(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": %d, \"threads\": %d, "
                                 + "\"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, \"rounds\": %d, "
-                                + "\"ratioToClassic\": %s, \"fioReference\": %s, \"ratioToFio\": %s, \"direct\": %s, \"depth\": %d, "
+                                + "\"opsPerMsMin\": %.3f, \"opsPerMsMax\": %.3f, \"ratioToClassic\": %s, \"fioReference\": %s, \"ratioToFio\": %s, \"direct\": %s, \"depth\": %d, "
                                 + "\"file\": \"%s\", \"baseline\": \"%s\", \"ratioToBaseline\": %s}%s%n",
                         r.engine(), r.workload().name(), r.workload().blockSize(), r.threads(), r.opsPerMs(),
-                        r.mbPerSec(), r.spread(), r.samples().size(), num(ratio(cell, r, "CLASSIC")),
+                        r.mbPerSec(), r.spread(), r.samples().size(), r.samples().stream().mapToDouble(Sample::opsPerMs)
+                                .min().orElse(0), r.samples().stream().mapToDouble(Sample::opsPerMs).max().orElse(0),
+                        num(ratio(cell, r, "CLASSIC")),
                         r.fioReference() == null ? "null" : "\"" + r.fioReference() + "\"",
                         num(ratio(cell, r, r.fioReference())), r.workload().direct(), r.workload().depth(),
                         r.workload().file(), base, num(ratio(r, baseRow)),

@@ -233,8 +233,10 @@ public final class JRubyBench {
     static List<String> command(Options o) throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // The extension defines Sluice::DB when `sluice` is required, so sluice-db and MVStore must be there too.
         String classPath = String.join(File.pathSeparator, jrubyJar(o.jrubyJar()).toString(),
-                codeSource(JRubyBench.class).toString(), codeSource(PositionalFile.class).toString());
+                codeSource(JRubyBench.class).toString(), codeSource(PositionalFile.class).toString(),
+                codeSource(io.sluice.db.KvStore.class).toString(), codeSource(org.h2.mvstore.MVStore.class).toString());
         // compile.mode=FORCE: JRuby compiles the script to JVM bytecode before running it, as its JIT would a hot
         // method of a long-running program. Each measured loop runs once per round, far below JRuby's JIT threshold,
         // and would otherwise stay in JRuby's interpreter, which adds the same cost to every row and hides the
@@ -259,8 +261,10 @@ public final class JRubyBench {
     /**
      * The jruby-complete jar: the one given, else the one the build copied beside this module's jar (into
      * {@code sluice-cli/target/jruby/} for the command line), else the one on the class path.
+     *
+     * @throws IOException naming where it looked, when there is none
      */
-    static Path jrubyJar(Path given) throws IOException {
+    public static Path jrubyJar(Path given) throws IOException {
         if (given != null) {
             if (!Files.isRegularFile(given)) {
                 throw new IOException("no such jar: " + given);

@@ -97,7 +97,7 @@ class JRubyBenchTest {
 
     @Test
     void theChildRunsJRubyWithNativeAccessOnTheJarsItFinds(@org.junit.jupiter.api.io.TempDir Path tmp)
-            throws IOException {
+            throws Exception {
         Path jar = Files.createFile(tmp.resolve("jruby-complete-10.0.6.0.jar"));
         JRubyBench.Options o = new JRubyBench.Options(1 << 20, tmp, List.of(1024, 4096), 3, true, false,
                 List.of("Sluice::MappedWriter", "ruby-File"), jar);
@@ -109,6 +109,11 @@ class JRubyBenchTest {
             assertTrue(Files.exists(Path.of(entry)), entry);
         }
         assertTrue(classPath.startsWith(jar.toString()), classPath);
+        // `require "sluice"` defines Sluice::DB, whose classes live in sluice-db and need MVStore.
+        for (Class<?> needed : List.of(io.sluice.db.KvStore.class, org.h2.mvstore.MVStore.class)) {
+            String jarOf = Path.of(needed.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            assertTrue(List.of(classPath.split(java.io.File.pathSeparator)).contains(jarOf), needed + " in " + classPath);
+        }
         assertEquals("1024,4096", c.get(c.indexOf("--chunk-sizes") + 1));
         assertEquals("Sluice::MappedWriter,ruby-File", c.get(c.indexOf("--writers") + 1));
         assertEquals("false", c.get(c.indexOf("--reads") + 1));

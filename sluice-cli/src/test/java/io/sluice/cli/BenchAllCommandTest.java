@@ -1,0 +1,180 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.cli.report.ReportDocument;
+import io.sluice.cli.report.ReportInput;
+import io.sluice.cli.report.ReportSection;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code sluice bench all}: which sections run with which arguments, and one small real run. */
+class BenchAllCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    @Test
+    void theQuickPlanRunsEverySectionQuickWithItsQuickArguments(@TempDir Path tmp) {
+        assertEquals(Main.OK, run("bench", "all", "--quick", "--plan", "--dir", tmp.toString(), "--no-fio"),
+                err::toString);
+        String plan = out.toString();
+        for (String section : List.of("engines", "uring", "write", "bigfile", "zip", "chunks", "scan", "jruby",
+                "kv")) {
+            assertTrue(plan.contains("\n  " + section + " "), section + " missing:\n" + plan);
+        }
+        assertTrue(plan.startsWith("--quick, estimate "), plan);
+        String d = tmp.toString();
+        assertTrue(plan.contains("sluice bench --size 256m --block-sizes 4k --rounds 3 --duration 100 --dir " + d
+                + " --no-fio\n"), plan);
+        assertTrue(plan.contains("sluice bench --size 256m --dir " + d + " --no-fio uring --block-sizes 4k --rounds 3 "
+                + "--duration 100 --write-threads 1\n") || plan.contains("  uring    skipped: io_uring"), plan);
+        assertTrue(plan.contains("sluice bench write --size 32m --chunk-sizes 1k,16k --rounds 3 --writers "
+                + "FileOutputStream,BufferedOutputStream,FileChannel-direct,MappedWriter,IO_URING-batch --dir " + d), plan);
+        assertTrue(plan.contains("sluice bench chunks --size 32m --chunk-sizes 128k,8m --rounds 3 --dir " + d), plan);
+        assertTrue(plan.contains("sluice bench scan --rows 2000000 --rounds 3 --dir " + d), plan);
+        // JRuby's sections run where the jruby-complete jar is, and say why not elsewhere
+        assertTrue(plan.contains("sluice bench kv --n 20000") || plan.contains("  kv       skipped: "), plan);
+        assertTrue(!plan.contains(" medium ") && !plan.contains(" full "), plan);
+    }
+
+    @Test
+    void aBudgetRaisesTheSeedsSectionsFirstAndNeverPassesIt() {
+        Map<String, Set<String>> sections = new LinkedHashMap<>();
+        for (BenchPlan.Sizes s : BenchPlan.KNOWN) {
+            sections.put(s.name(), Set.of("--dir", "--json", "--size", "--rounds"));
+        }
+        double quick = BenchPlan.total(BenchPlan.plan(sections, Map.of(), 1, true));
+        assertTrue(quick > 60 && quick < 180, "quick is about two minutes: " + quick);
+        assertEquals(quick, BenchPlan.total(BenchPlan.plan(sections, Map.of(), 1, false)), 1e-9,
+                "below the quick estimate everything stays quick");
+        for (double budget : new double[] {200, 600, 1200, 3600}) {
+            List<BenchPlan.Step> steps = BenchPlan.plan(sections, Map.of(), budget, false);
+            assertTrue(BenchPlan.total(steps) <= budget, budget + ": " + BenchPlan.total(steps));
+        }
+        List<BenchPlan.Step> some = BenchPlan.plan(sections, Map.of(), quick + 60, false);
+        assertEquals(BenchPlan.Level.MEDIUM, level(some, "uring"), "uring (seed 004) is raised first");
+        assertEquals(BenchPlan.Level.QUICK, level(some, "kv"), "kv last");
+        List<BenchPlan.Step> all = BenchPlan.plan(sections, Map.of(), 24 * 3600, false);
+        for (BenchPlan.Step s : all) {
+            assertEquals(BenchPlan.Level.FULL, s.level(), s.name());
+        }
+    }
+
+    private static BenchPlan.Level level(List<BenchPlan.Step> steps, String name) {
+        return steps.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow().level();
+    }
+
+    @Test
+    void aSkippedSectionCostsNothingAndKeepsItsReason() {
+        Map<String, Set<String>> sections = new LinkedHashMap<>();
+        sections.put("uring", Set.of("--json"));
+        sections.put("zip", Set.of("--json", "--dir"));
+        List<BenchPlan.Step> steps = BenchPlan.plan(sections, Map.of("uring", "io_uring is unavailable here: EPERM"),
+                600, false);
+        assertEquals("io_uring is unavailable here: EPERM", steps.get(0).skip());
+        assertEquals(0, steps.get(0).seconds());
+        assertEquals(BenchPlan.Level.FULL, steps.get(1).level());
+    }
+
+    @Test
+    void aSectionAddedLaterJoinsWithItsSizeAndRoundsScaled() {
+        Map<String, Set<String>> sections = new LinkedHashMap<>();
+        sections.put("lines", Set.of("--size", "--rounds", "--dir", "--json", "--threads"));
+        sections.put("odd", Set.of("--json"));
+        List<BenchPlan.Step> steps = BenchPlan.plan(sections, Map.of(), 1, true);
+        assertEquals(List.of("bench", "lines", "--size", "64m", "--rounds", "3", "--dir", "/d", "--json", "/j"),
+                steps.get(0).commandLine(Path.of("/d"), true, Path.of("/j")));
+        assertEquals(List.of("bench", "odd", "--json", "/j"), steps.get(1).commandLine(Path.of("/d"), false,
+                Path.of("/j")), "no --dir for a section without one");
+    }
+
+    @Test
+    void optionsOfBenchItselfGoBeforeTheSubcommand() {
+        Map<String, Set<String>> sections = new LinkedHashMap<>();
+        sections.put("engines", Set.of("--dir", "--json", "--size"));
+        sections.put("uring", Set.of("--json"));
+        List<BenchPlan.Step> steps = BenchPlan.plan(sections, Map.of(), 1, true);
+        List<String> engines = steps.get(0).commandLine(Path.of("/d"), true, Path.of("/j"));
+        assertEquals(List.of("bench", "--size", "256m", "--block-sizes", "4k", "--rounds", "3", "--duration", "100",
+                "--dir", "/d", "--no-fio", "--json", "/j"), engines);
+        List<String> uring = steps.get(1).commandLine(null, false, Path.of("/j"));
+        assertEquals(List.of("bench", "--size", "256m", "uring"), uring.subList(0, 4));
+        assertEquals(List.of("--json", "/j"), uring.subList(uring.size() - 2, uring.size()));
+    }
+
+    @Test
+    void budgetsReadAsPeopleWriteThem() {
+        assertEquals(600, BenchAllCommand.budgetSeconds("10m"));
+        assertEquals(90, BenchAllCommand.budgetSeconds("90s"));
+        assertEquals(90, BenchAllCommand.budgetSeconds("90"));
+        assertEquals(5400, BenchAllCommand.budgetSeconds("1h30m"));
+        for (String bad : List.of("", "ten", "0", "-5m", "10x", "9999h")) {
+            assertThrows(IllegalArgumentException.class, () -> BenchAllCommand.budgetSeconds(bad), bad);
+        }
+        assertEquals(Main.BAD_INPUT, run("bench", "all", "--budget", "soon", "--plan"));
+        assertTrue(err.toString().contains("--budget: not a time: 'soon'"), err::toString);
+    }
+
+    @Test
+    void unknownSectionsAndBadOutputsAreRefusedBeforeAnythingRuns(@TempDir Path tmp) {
+        assertEquals(Main.BAD_INPUT, run("bench", "all", "--sections", "engines,turbo", "--plan"));
+        assertTrue(err.toString().contains("unknown section 'turbo' (sections: engines, "), err::toString);
+        assertEquals(Main.BAD_INPUT, run("bench", "all", "--report", tmp.resolve("no/dir/r.html").toString()));
+        assertTrue(err.toString().contains("--report " + tmp.resolve("no/dir/r.html") + ": directory"), err::toString);
+        assertEquals(Main.BAD_INPUT, run("bench", "all", "--sections", "zip", "--skip", "zip"));
+        assertTrue(err.toString().contains("no section left to run"), err::toString);
+    }
+
+    @Test
+    void oneSmallSectionRunsThroughAllIntoTheDocumentAndThePage(@TempDir Path tmp) throws Exception {
+        Path json = tmp.resolve("all.json");
+        Path page = tmp.resolve("all.html");
+        Path dir = Files.createDirectory(tmp.resolve("data"));
+        assertEquals(Main.OK, run("bench", "all", "--quick", "--sections", "bigfile", "--dir", dir.toString(),
+                "--json", json.toString(), "--report", page.toString()), err::toString);
+        // one progress display: every line of the section carries where the whole run stands
+        List<String> progress = new ArrayList<>();
+        for (String line : err.toString().split("\n")) {
+            if (line.contains("] [1/2] fill") || line.contains("] [2/2] sum")) {
+                progress.add(line);
+            }
+        }
+        assertEquals(2, progress.size(), err::toString);
+        for (String line : progress) {
+            assertTrue(line.matches("\\[1/1 bigfile \\d+:\\d\\d, about \\d+:\\d\\d left\\] .*"), line);
+        }
+        assertTrue(out.toString().contains("== bigfile (quick): sluice bench bigfile --size 256m --rounds 3 --dir "
+                + dir), out::toString);
+        ReportDocument doc = ReportInput.read(json, w -> { throw new AssertionError(w); }).orElseThrow();
+        assertEquals(1, doc.sections().size());
+        ReportSection s = doc.sections().get(0);
+        assertEquals("bigfile", s.name());
+        assertEquals(null, s.skipped());
+        assertTrue(s.rows().size() >= 6, s.rows()::toString);
+        assertTrue(s.rows().stream().allMatch(r -> !Double.isNaN(r.number("opsPerMsMin"))), "per-round extremes");
+        for (String field : List.of("cpu", "cores", "kernel", "fileSystem", "jdk", "loadBefore", "loadAfter")) {
+            assertTrue(doc.machine().containsKey(field), field + " in " + doc.machine());
+        }
+        String html = Files.readString(page);
+        assertTrue(html.contains("<svg class=\"chart\""), "charts");
+        assertTrue(html.contains("Seed 002"), "the seed of bigfile");
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "the section removed its files");
+        }
+    }
+}
