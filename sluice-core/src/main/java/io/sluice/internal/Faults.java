@@ -32,10 +32,10 @@ public final class Faults {
      *
      * <p>So this method holds a poll the compiler keeps: a loop that turns twice with a step read from a volatile
      * field. The JIT removes polls only from loops whose trip count it can bound (counted loops), and a step it must
-     * load on every turn makes that impossible; the one back-edge taken polls. That costs a few nanoseconds. The
-     * first version returned from a native call instead (a downcall to libc's {@code abs}, whose return is a poll
-     * too), which cost about 100 ns a read: MMAP's random reads fell from a median of about 15,000 to 5,500 per ms
-     * at 64 bytes (docs/benchmarks/2026-11-23-reliability.md). {@code FullFileSystemFaultsTest} checks, interpreted
+     * load on every turn makes that impossible; the one back-edge taken polls. The first version returned from a
+     * native call instead (a downcall to libc's {@code abs}, whose return is a poll too), which cost more: 512-byte
+     * MMAP reads kept 0.44 to 0.79 of their rate without a poll, against 0.78 to 0.89 with this loop
+     * (docs/benchmarks/2026-11-23-fault-poll.md). {@code FullFileSystemFaultsTest} checks, interpreted
      * and compiled, that the error arrives inside Sluice's catch.
      */
     public static void deliver() {
