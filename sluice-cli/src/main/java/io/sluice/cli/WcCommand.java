@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice wc}: GNU {@code wc}'s counts and output, computed by {@link ParallelScan} with every core.
+ * {@code sluice wc}: GNU {@code wc}'s counts and output, computed with every core: newlines alone by
+ * {@link LineCounter}, anything that looks at characters by {@link ParallelScan} with a {@link WordCounter}.
  *
  * <p>Output matches GNU coreutils 9.1 byte for byte: counts in the order lines, words, characters, bytes, maximum
  * line width; each right-aligned to the width of the largest possible count (the digits of the total size of the
@@ -300,17 +301,12 @@ final class WcCommand implements Callable<Integer> {
         // Characters are bytes in the C locale; the locale is looked up only when it matters. Then, as for -c, the
         // size says them (GNU does the same for regular files).
         boolean charsAreBytes = !chars || !CtypeLocale.isUtf8(env);
-        if (!words && !maxLineLength && charsAreBytes && !lines) {
-            return new Counts(0, 0, chars ? size : 0, size, 0);
+        if (!words && !maxLineLength && charsAreBytes) {
+            long n = lines ? LineCounter.count(path, size, threads) : 0;
+            return new Counts(n, 0, chars ? size : 0, size, 0);
         }
         // Every byte is looked at, so reads into a cache-sized buffer beat mapping (see ParallelScan.withReads).
         ParallelScan scan = ParallelScan.lines().withThreads(threads).withReads(READ_SIZE);
-        if (!words && !maxLineLength && charsAreBytes) {
-            long[] n = scan.scan(path, () -> new long[1],
-                    (acc, records, position) -> acc[0] += ParallelScan.count(records, (byte) '\n'),
-                    (x, y) -> new long[] {x[0] + y[0]});
-            return new Counts(n[0], 0, chars ? size : 0, size, 0);
-        }
         boolean all = chars || maxLineLength;
         WordCounter c = scan.scan(path, () -> WordCounter.forEnvironment(env, all),
                 (acc, records, position) -> acc.count(records), WordCounter::add);
