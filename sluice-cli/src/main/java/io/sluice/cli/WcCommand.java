@@ -209,6 +209,11 @@ final class WcCommand implements Callable<Integer> {
             print(out, total, width, "total");
         }
         out.flush();
+        if (out.checkError()) {
+            // A PrintWriter keeps write failures to itself (a full disk, a closed pipe); GNU wc reports them.
+            err.println("sluice wc: write error");
+            failed = true;
+        }
         err.flush();
         return failed ? Main.FAILED : Main.OK;
     }

@@ -343,6 +343,19 @@ class WcCommandTest {
     }
 
     @Test
+    void aFailedWriteOfTheCountsIsAnError() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        assumeTrue(Files.exists(Path.of("/dev/full")), "no /dev/full here");
+        for (String args : new String[] {"-l no-final-newline", "no-final-newline only-newlines"}) {
+            Result expected = shell("exec wc " + args + " > /dev/full");
+            Result got = shell("exec $JAVA wc " + args + " > /dev/full");
+            String what = "wc " + args + " > /dev/full";
+            assertEquals(expected.exit(), got.exit(), what + "\n" + got.err());
+            assertSameReasons(expected, got, what);
+        }
+    }
+
+    @Test
     void standardInputRedirectedFromAProcFileIsReadToItsEnd() throws Exception {
         assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
         assumeTrue(Files.exists(Path.of("/proc/version")), "no /proc here");
