@@ -21,18 +21,22 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice wc}: GNU {@code wc}'s counts and output, computed by {@link ParallelScan} with every core.
+ * {@code sluice wc}: GNU {@code wc}'s counts and output, computed with every core: newlines alone by
+ * {@link LineCounter}, anything that looks at characters by {@link ParallelScan} with a {@link WordCounter}.
  *
- * <p>Output matches GNU coreutils 9.1 byte for byte: counts in the order lines, words, bytes; each right-aligned to
- * the width of the largest possible count (the digits of the total size of the regular files named, at least 7 when
- * one is not a regular file, and no padding for one count of one file); a {@code total} line for more than one file.
- * A file that cannot be read is reported on standard error and skipped; the exit code is then 1.
+ * <p>Output matches GNU coreutils 9.1 byte for byte: counts in the order lines, words, characters, bytes, maximum
+ * line width; each right-aligned to the width of the largest possible count (the digits of the total size of the
+ * regular files named, at least 7 when one is not a regular file, and no padding for one count of one file); a
+ * {@code total} line for more than one file, whose maximum line width is the widest of the files'. A file that cannot
+ * be read is reported on standard error and skipped; the exit code is then 1. Characters and widths follow the locale
+ * as GNU wc's do ({@link CtypeLocale}, {@link WordCounter}).
  */
 @Command(name = "wc", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Print newline, word and byte counts for each FILE, and a total line if more than one FILE is given, "
-                    + "as GNU wc does. A word is a run of printable characters delimited by white space; "
-                    + "character classes follow LC_ALL, LC_CTYPE or LANG (UTF-8 or C).",
+            "Print newline, word, character and byte counts and the maximum line width for each FILE, and a total "
+                    + "line if more than one FILE is given, as GNU wc does. A word is a run of printable characters "
+                    + "delimited by white space; characters and their classes and widths follow LC_ALL, LC_CTYPE or "
+                    + "LANG (UTF-8 or C).",
             "With no FILE, or when FILE is -, read standard input. Files are read with every core."})
 final class WcCommand implements Callable<Integer> {
     /** Bytes read from standard input at once. */
@@ -46,8 +50,14 @@ final class WcCommand implements Callable<Integer> {
     @Option(names = {"-c", "--bytes"}, description = "Print the byte counts.")
     boolean bytes;
 
+    @Option(names = {"-m", "--chars"}, description = "Print the character counts.")
+    boolean chars;
+
     @Option(names = {"-l", "--lines"}, description = "Print the newline counts.")
     boolean lines;
+
+    @Option(names = {"-L", "--max-line-length"}, description = "Print the maximum display width.")
+    boolean maxLineLength;
 
     @Option(names = {"-w", "--words"}, description = "Print the word counts.")
     boolean words;
@@ -65,9 +75,13 @@ final class WcCommand implements Callable<Integer> {
     InputStream stdin = System.in;
 
     /** The counts of one input. */
-    private record Counts(long lines, long words, long bytes) {
+    private record Counts(long lines, long words, long chars, long bytes, long maxLineLength) {
+        static final Counts ZERO = new Counts(0, 0, 0, 0, 0);
+
+        /** These counts and {@code o}'s: the sums, and the wider of the two maximum line widths. */
         Counts plus(Counts o) {
-            return new Counts(lines + o.lines, words + o.words, bytes + o.bytes);
+            return new Counts(lines + o.lines, words + o.words, chars + o.chars, bytes + o.bytes,
+                    Math.max(maxLineLength, o.maxLineLength));
         }
     }
 
@@ -93,6 +107,8 @@ final class WcCommand implements Callable<Integer> {
                     case "--lines" -> c.lines = true;
                     case "--words" -> c.words = true;
                     case "--bytes" -> c.bytes = true;
+                    case "--chars" -> c.chars = true;
+                    case "--max-line-length" -> c.maxLineLength = true;
                     case "--threads" -> {
                         if (i + 1 == args.length) {
                             return null;
@@ -113,6 +129,8 @@ final class WcCommand implements Callable<Integer> {
                         case 'l' -> c.lines = true;
                         case 'w' -> c.words = true;
                         case 'c' -> c.bytes = true;
+                        case 'm' -> c.chars = true;
+                        case 'L' -> c.maxLineLength = true;
                         default -> {
                             return null;
                         }
@@ -146,7 +164,7 @@ final class WcCommand implements Callable<Integer> {
             err.flush();
             return Main.BAD_INPUT;
         }
-        if (!lines && !words && !bytes) {
+        if (!lines && !words && !chars && !bytes && !maxLineLength) {
             lines = true;
             words = true;
             bytes = true;
@@ -154,7 +172,7 @@ final class WcCommand implements Callable<Integer> {
         boolean implicitStdin = files == null || files.isEmpty();
         List<String> names = implicitStdin ? List.of("-") : files;
         int width = width(names);
-        Counts total = new Counts(0, 0, 0);
+        Counts total = Counts.ZERO;
         boolean failed = false;
         for (String name : names) {
             if (name.isEmpty()) {
@@ -167,7 +185,7 @@ final class WcCommand implements Callable<Integer> {
                 if (name.equals("-") && stdinIsClosed()) {
                     // GNU wc's read fails with EBADF; it prints the (zero) counts and fails.
                     err.println("sluice wc: " + (implicitStdin ? "'standard input'" : "-") + ": Bad file descriptor");
-                    print(out, new Counts(0, 0, 0), width, implicitStdin ? null : name);
+                    print(out, Counts.ZERO, width, implicitStdin ? null : name);
                     failed = true;
                     continue;
                 }
@@ -176,7 +194,7 @@ final class WcCommand implements Callable<Integer> {
                 print(out, c, width, implicitStdin ? null : name);
             } catch (IsADirectory e) {
                 err.println("sluice wc: " + name + ": Is a directory");
-                print(out, new Counts(0, 0, 0), width, name);
+                print(out, Counts.ZERO, width, name);
                 failed = true;
             } catch (IOException e) {
                 err.println("sluice wc: " + name + ": " + reason(e));
@@ -191,6 +209,11 @@ final class WcCommand implements Callable<Integer> {
             print(out, total, width, "total");
         }
         out.flush();
+        if (out.checkError()) {
+            // A PrintWriter keeps write failures to itself (a full disk, a closed pipe); GNU wc reports them.
+            err.println("sluice wc: write error");
+            failed = true;
+        }
         err.flush();
         return failed ? Main.FAILED : Main.OK;
     }
@@ -206,7 +229,7 @@ final class WcCommand implements Callable<Integer> {
 
     /** The column width GNU wc uses: see the class comment. */
     private int width(List<String> names) {
-        int counts = (lines ? 1 : 0) + (words ? 1 : 0) + (bytes ? 1 : 0);
+        int counts = (lines ? 1 : 0) + (words ? 1 : 0) + (chars ? 1 : 0) + (bytes ? 1 : 0) + (maxLineLength ? 1 : 0);
         if (names.size() == 1 && counts == 1) {
             return 1;
         }
@@ -244,8 +267,14 @@ final class WcCommand implements Callable<Integer> {
         if (words) {
             pad(line, c.words(), width);
         }
+        if (chars) {
+            pad(line, c.chars(), width);
+        }
         if (bytes) {
             pad(line, c.bytes(), width);
+        }
+        if (maxLineLength) {
+            pad(line, c.maxLineLength(), width);
         }
         if (name != null) {
             line.append(' ').append(name);
@@ -274,28 +303,26 @@ final class WcCommand implements Callable<Integer> {
             }
         }
         long size = Files.size(path);
-        if (!lines && !words) {
-            // Only bytes: the size says it (GNU does the same for regular files).
-            return new Counts(0, 0, size);
+        // Characters are bytes in the C locale; the locale is looked up only when it matters. Then, as for -c, the
+        // size says them (GNU does the same for regular files).
+        boolean charsAreBytes = !chars || !CtypeLocale.isUtf8(env);
+        if (!words && !maxLineLength && charsAreBytes) {
+            long n = lines ? LineCounter.count(path, size, threads) : 0;
+            return new Counts(n, 0, chars ? size : 0, size, 0);
         }
         // Every byte is looked at, so reads into a cache-sized buffer beat mapping (see ParallelScan.withReads).
         ParallelScan scan = ParallelScan.lines().withThreads(threads).withReads(READ_SIZE);
-        if (!words) {
-            long[] n = scan.scan(path, () -> new long[2], (acc, records, position) -> {
-                acc[0] += ParallelScan.count(records, (byte) '\n');
-                acc[1] += records.byteSize();
-            }, (x, y) -> new long[] {x[0] + y[0], x[1] + y[1]});
-            return new Counts(n[0], 0, n[1]);
-        }
-        WordCounter c = scan.scan(path, () -> WordCounter.forEnvironment(env), (acc, records, position) -> acc.count(records),
-                WordCounter::add);
-        return new Counts(c.lines(), c.words(), size);
+        boolean all = chars || maxLineLength;
+        WordCounter c = scan.scan(path, () -> WordCounter.forEnvironment(env, all),
+                (acc, records, position) -> acc.count(records), WordCounter::add);
+        return new Counts(c.lines(), c.words(), all ? c.chars() : 0, size, c.maxLineWidth());
     }
 
     /** Counts a stream on this thread, in chunks cut where no UTF-8 sequence is split. */
     private Counts countStream(InputStream in) throws IOException {
-        boolean utf8 = WordCounter.isUtf8Locale(env);
-        WordCounter c = WordCounter.forEnvironment(env);
+        boolean utf8 = CtypeLocale.isUtf8(env);
+        boolean all = chars || maxLineLength;
+        WordCounter c = new WordCounter(utf8, !env.containsKey("POSIXLY_CORRECT"), all);
         byte[] buf = new byte[STDIN_CHUNK];
         int have = 0;
         long total = 0;
@@ -303,7 +330,7 @@ final class WcCommand implements Callable<Integer> {
             int n = in.read(buf, have, buf.length - have);
             if (n < 0) {
                 c.countMore(MemorySegment.ofArray(buf).asSlice(0, have));
-                return new Counts(c.lines(), c.words(), total);
+                return new Counts(c.lines(), c.words(), c.chars(), total, c.maxLineWidth());
             }
             total += n;
             have += n;
@@ -316,12 +343,11 @@ final class WcCommand implements Callable<Integer> {
 
     /**
      * Where to cut {@code buf[0, n)} so that no UTF-8 sequence that may still complete is split: before the first
-     * lead byte among the last three whose sequence runs past {@code n}.
+     * lead byte among the last five whose sequence (of up to six bytes, as glibc decodes) runs past {@code n}.
      */
     static int safeCut(byte[] buf, int n) {
-        for (int j = Math.max(0, n - 3); j < n; j++) {
-            int b = buf[j] & 0xFF;
-            int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+        for (int j = Math.max(0, n - (WordCounter.MAX_SEQUENCE - 1)); j < n; j++) {
+            int len = WordCounter.claimedLength(buf[j] & 0xFF);
             if (j + len > n) {
                 return j;
             }

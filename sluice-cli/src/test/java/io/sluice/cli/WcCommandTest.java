@@ -38,12 +38,15 @@ class WcCommandTest {
 
     /**
      * Pieces of text: words, every ASCII space, control characters, bytes that are not UTF-8, and UTF-8 characters
-     * of each class (printable, space, neither), chosen from Unicode 14 or older so glibc and the JDK agree.
+     * of each class (printable, space, neither) and display width (wide, zero-width, combining), some assigned only
+     * in Unicode 15 or later (where glibc 2.36 and the JDK disagree: U+1FAE9, U+31350).
      */
     private static final String[] PIECES = {
         "word", "a", "Zz9", "x.y", " ", "  ", "\t", "\n", "\n", "\n", "\u000B", "\f", "\r", "\u0000", "\u0001",
         "\u001B", "\u007F", "é", "€", "😀", "日本", "\u00A0", "\u3000", "\u2028", "\u2029", "\u0085", "\u180E",
         "\uFEFF", "\uE000", "\u2007", "\u2060", "\u205F", "\u1680", "\u200B", "\u202F", "\u2003", "\uFFFE", "\uFDD0",
+        "\t\t", "ab\tc", "e\u0301", "\u00AD", "\uFF21", "\u1160", "\uD83E\uDEE9", "\uD884\uDF50", "中文\t",
+        "\u0378", "\uDB40\uDC01", "\u05D0",
     };
     private static final byte[][] RAW = {
         {(byte) 0xED, (byte) 0xA0, (byte) 0x80},             // a surrogate
@@ -54,6 +57,10 @@ class WcCommandTest {
         {(byte) 0xE2, (byte) 0x82},                          // cut short
         {(byte) 0xF0, (byte) 0x9F, (byte) 0x98},             // cut short
         {(byte) 0x80}, {(byte) 0xBF}, {(byte) 0xFF}, {(byte) 0xC3},
+        {(byte) 0xF5, (byte) 0x80, (byte) 0x80, (byte) 0x80},                         // past U+10FFFF, four bytes
+        {(byte) 0xFC, (byte) 0x84, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80}, // a six-byte form
+        {(byte) 0xF8, (byte) 0x87, (byte) 0xBF, (byte) 0xBF, (byte) 0xBF},              // an overlong five-byte form
+        {(byte) 0xFE}, {(byte) 0xF8, (byte) 0x88, (byte) 0x80},                         // cut short
     };
 
     static byte[] randomText(SplittableRandom rnd, int pieces) {
@@ -119,6 +126,8 @@ class WcCommandTest {
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         pb.environment().remove("POSIXLY_CORRECT");
+        // exactly the locale variables given, none inherited
+        pb.environment().keySet().removeIf(k -> k.startsWith("LC_") || k.equals("LANG") || k.equals("LOCPATH"));
         pb.environment().putAll(env);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -150,9 +159,32 @@ class WcCommandTest {
         operands.add(List.of(".", "no-final-newline"));
         operands.add(List.of(names.get(5), "missing"));
         String[][] optionSets = {{}, {"-l"}, {"-w"}, {"-c"}, {"-lw"}, {"-wc"}, {"-c", "-l"}, {"--lines", "--bytes"}};
+        assertTrue(compareWithGnu(optionSets, operands, true) > 100);
+    }
+
+    @Test
+    void charactersAndLineWidthsAreGnuWcs() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        List<String> names = files.stream().map(p -> p.getFileName().toString()).toList();
+        List<List<String>> operands = List.of(names, List.of("big"), List.of("random-2"),
+                List.of("empty", "no-final-newline", "missing"), List.of("only-newlines"));
+        String[][] optionSets = {{"-m"}, {"-L"}, {"-lwmcL"}, {"--chars", "-c"}, {"--max-line-length", "-w"},
+            {"-Lm", "-l"}};
+        assertTrue(compareWithGnu(optionSets, operands, false) > 50);
+    }
+
+    /**
+     * Runs every option set on every list of operands (names in {@link #dir}) with GNU wc and with {@code sluice wc},
+     * in the C and C.UTF-8 locales (and with {@code posixlyCorrect} in C.UTF-8 with {@code POSIXLY_CORRECT}), and
+     * compares output, exit code and the reason of each error; returns how many runs were compared.
+     */
+    private static int compareWithGnu(String[][] optionSets, List<List<String>> operands, boolean posixlyCorrect)
+            throws Exception {
         int compared = 0;
-        List<Map<String, String>> envs = List.of(Map.of("LC_ALL", "C.UTF-8"), Map.of("LC_ALL", "C"),
-                Map.of("LC_ALL", "C.UTF-8", "POSIXLY_CORRECT", "1"));
+        List<Map<String, String>> envs = new ArrayList<>(List.of(Map.of("LC_ALL", "C.UTF-8"), Map.of("LC_ALL", "C")));
+        if (posixlyCorrect) {
+            envs.add(Map.of("LC_ALL", "C.UTF-8", "POSIXLY_CORRECT", "1"));
+        }
         for (Map<String, String> env : envs) {
             for (String[] options : optionSets) {
                 for (List<String> files : operands) {
@@ -170,17 +202,12 @@ class WcCommandTest {
                     String what = env + " wc " + String.join(" ", args);
                     assertEquals(expected.out(), out, what);
                     assertEquals(expected.exit(), got.exit(), what + "\n" + got.err());
-                    for (String line : expected.err().split("\n")) {
-                        if (!line.isEmpty()) {
-                            String reason = line.substring(line.lastIndexOf(": ") + 2);
-                            assertTrue(got.err().contains(reason), what + ": expected '" + reason + "' in " + got.err());
-                        }
-                    }
+                    assertSameReasons(expected, got, what);
                     compared++;
                 }
             }
         }
-        assertTrue(compared > 100);
+        return compared;
     }
 
     /**
@@ -316,6 +343,19 @@ class WcCommandTest {
     }
 
     @Test
+    void aFailedWriteOfTheCountsIsAnError() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        assumeTrue(Files.exists(Path.of("/dev/full")), "no /dev/full here");
+        for (String args : new String[] {"-l no-final-newline", "no-final-newline only-newlines"}) {
+            Result expected = shell("exec wc " + args + " > /dev/full");
+            Result got = shell("exec $JAVA wc " + args + " > /dev/full");
+            String what = "wc " + args + " > /dev/full";
+            assertEquals(expected.exit(), got.exit(), what + "\n" + got.err());
+            assertSameReasons(expected, got, what);
+        }
+    }
+
+    @Test
     void standardInputRedirectedFromAProcFileIsReadToItsEnd() throws Exception {
         assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
         assumeTrue(Files.exists(Path.of("/proc/version")), "no /proc here");
@@ -330,8 +370,18 @@ class WcCommandTest {
     void standardInputGivesTheSameCountsAsTheFileHowEverTheReadsAreCut() throws Exception {
         Path big = dir.resolve("big");
         byte[] all = Files.readAllBytes(big);
-        for (String locale : new String[] {"C.UTF-8", "C"}) {
-            Result file = sluice(Map.of("LC_ALL", locale), null, big.toString());
+        for (String[] options : new String[][] {{}, {"-mL"}, {"-lwmcL"}}) {
+            for (String locale : new String[] {"C.UTF-8", "C"}) {
+                assertSameCountsAsTheFile(big, all, locale, options);
+            }
+        }
+    }
+
+    private static void assertSameCountsAsTheFile(Path big, byte[] all, String locale, String[] options) {
+        {
+            List<String> args = new ArrayList<>(List.of(options));
+            args.add(big.toString());
+            Result file = sluice(Map.of("LC_ALL", locale), null, args.toArray(new String[0]));
             // reads of 1 to 7 bytes cut UTF-8 sequences anywhere
             InputStream dribble = new ByteArrayInputStream(all) {
                 private final SplittableRandom rnd = new SplittableRandom(9);
@@ -341,10 +391,10 @@ class WcCommandTest {
                     return super.read(b, off, Math.min(len, 1 + rnd.nextInt(7)));
                 }
             };
-            Result stream = sluice(Map.of("LC_ALL", locale), dribble);
+            Result stream = sluice(Map.of("LC_ALL", locale), dribble, options);
             String counts = file.out().substring(0, file.out().lastIndexOf(' '));
             // the same counts, without a name, and at width 7: a stream is not a regular file (as for GNU)
-            assertEquals(pad7(counts) + "\n", stream.out(), locale);
+            assertEquals(pad7(counts) + "\n", stream.out(), locale + " " + List.of(options));
             assertEquals(0, stream.exit());
         }
     }
@@ -360,7 +410,8 @@ class WcCommandTest {
     @Test
     void theQuickParserReadsWhatPicocliReadsAndLeavesTheRestToIt() {
         String[][] taken = {{}, {"-l"}, {"-lwc", "a"}, {"a", "-w", "b"}, {"--bytes", "--", "-l"}, {"-"},
-            {"--threads", "3", "x"}, {"--threads=2", "--lines", "-c"}, {"-cl", "--words", "-", "--", "--help"}};
+            {"--threads", "3", "x"}, {"--threads=2", "--lines", "-c"}, {"-cl", "--words", "-", "--", "--help"},
+            {"-L"}, {"-mL", "a"}, {"--chars", "--max-line-length", "b"}, {"-lwmcL"}};
         for (String[] args : taken) {
             List<String> all = new ArrayList<>(List.of("wc"));
             all.addAll(List.of(args));
@@ -373,11 +424,13 @@ class WcCommandTest {
             assertEquals(p.lines, q.lines, what);
             assertEquals(p.words, q.words, what);
             assertEquals(p.bytes, q.bytes, what);
+            assertEquals(p.chars, q.chars, what);
+            assertEquals(p.maxLineLength, q.maxLineLength, what);
             assertEquals(p.threads, q.threads, what);
             assertEquals(p.files == null ? List.of() : p.files, q.files, what);
         }
         String[][] left = {{"--help"}, {"-h"}, {"-V"}, {"--version"}, {"-lx"}, {"--line"}, {"--threads"},
-            {"--threads=two"}, {"--threads", "two"}, {"--lines=1"}, {"-L"}};
+            {"--threads=two"}, {"--threads", "two"}, {"--lines=1"}, {"-Lx"}, {"--max-line"}};
         for (String[] args : left) {
             List<String> all = new ArrayList<>(List.of("wc"));
             all.addAll(List.of(args));
@@ -403,11 +456,18 @@ class WcCommandTest {
 
     @Test
     void theLocaleComesFromLcAllThenLcCtypeThenLang() {
-        assertTrue(WordCounter.isUtf8Locale(Map.of("LANG", "en_US.UTF-8")));
-        assertTrue(WordCounter.isUtf8Locale(Map.of("LC_CTYPE", "C.utf8", "LANG", "C")));
-        assertTrue(!WordCounter.isUtf8Locale(Map.of("LC_ALL", "C", "LANG", "C.UTF-8")));
-        assertTrue(WordCounter.isUtf8Locale(Map.of("LC_ALL", "", "LANG", "C.UTF-8")), "empty values are skipped");
-        assertTrue(!WordCounter.isUtf8Locale(Map.of()), "no locale is C");
+        // LOCPATH names an empty directory, so only the built-in locales are there, whatever this machine has
+        String none = dir.resolve("no-locales").toString();
+        assertTrue(CtypeLocale.isUtf8(Map.of("LC_CTYPE", "C.utf8", "LANG", "C", "LOCPATH", none)));
+        assertTrue(!CtypeLocale.isUtf8(Map.of("LC_ALL", "C", "LANG", "C.UTF-8", "LOCPATH", none)));
+        assertTrue(CtypeLocale.isUtf8(Map.of("LC_ALL", "", "LANG", "C.UTF-8", "LOCPATH", none)),
+                "empty values are skipped");
+        assertTrue(!CtypeLocale.isUtf8(Map.of("LOCPATH", none)), "no locale is C");
+        assertTrue(!CtypeLocale.isUtf8(Map.of("LANG", "en_US.UTF-8", "LOCPATH", none)), "a missing locale is C");
+        assertTrue(!CtypeLocale.isUtf8(Map.of("LANG", "C.UTF-8", "LC_TIME", "xx_XX", "LOCPATH", none)),
+                "one missing category leaves them all C");
+        assertTrue(CtypeLocale.isUtf8(Map.of("LC_ALL", "C.UTF-8", "LC_TIME", "xx_XX", "LOCPATH", none)),
+                "LC_ALL overrides every category");
     }
 
     @Test
@@ -426,5 +486,75 @@ class WcCommandTest {
         assertEquals(1, WcCommand.safeCut(euro, 2));
         assertEquals(1, WcCommand.safeCut(new byte[] {'a', 'b'}, 1));
         assertEquals(0, WcCommand.safeCut(new byte[] {(byte) 0xF0, (byte) 0x9F, (byte) 0x98}, 3));
+        // glibc also decodes five- and six-byte forms: those may complete too
+        byte[] six = {'a', (byte) 0xFC, (byte) 0x84, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80};
+        assertEquals(1, WcCommand.safeCut(six, 6));
+        assertEquals(7, WcCommand.safeCut(six, 7));
+        assertEquals(1, WcCommand.safeCut(new byte[] {'a', (byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80}, 5));
+    }
+
+    /**
+     * Every code point's class and width against glibc's, through GNU wc: for each block of 256 code points, a file
+     * holding them separated by spaces, so {@code -w} counts the printable ones (less the spaces among them) and
+     * {@code -L} adds their widths; one {@code wc} reads all the files from a {@code --files0-from} list.
+     */
+    @Test
+    void everyCodePointHasGlibcsClassAndWidth() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        Path blocks = Files.createDirectories(dir.resolve("blocks"));
+        ByteArrayOutputStream list = new ByteArrayOutputStream();
+        List<long[]> expected = new ArrayList<>();
+        for (int first = 0x80; first < 0x110000; first += 256) {
+            StringBuilder text = new StringBuilder();
+            long words = 0;
+            long width = 0;
+            for (int cp = first; cp < first + 256 && cp < 0x110000; cp++) {
+                if (cp >= 0xD800 && cp <= 0xDFFF) {
+                    continue; // surrogates have no UTF-8 form
+                }
+                text.append(' ').appendCodePoint(cp);
+                words += WordCounter.classify(cp, true) == WordCounter.PRINTABLE ? 1 : 0;
+                width += 1 + Math.max(0, CharWidths.of(cp));
+            }
+            if (text.isEmpty()) {
+                continue;
+            }
+            Path f = Files.writeString(blocks.resolve(Integer.toHexString(first)), text);
+            list.writeBytes((f + "\0").getBytes(StandardCharsets.UTF_8));
+            expected.add(new long[] {first, words, width});
+        }
+        Path names = Files.write(dir.resolve("blocks.list"), list.toByteArray());
+        Result gnu = gnu(Map.of("LC_ALL", "C.UTF-8"), List.of("-wL", "--files0-from=" + names));
+        assertEquals(0, gnu.exit(), gnu.err());
+        String[] lines = gnu.out().split("\n");
+        for (int i = 0; i < expected.size(); i++) {
+            long[] e = expected.get(i);
+            String[] got = lines[i].trim().split(" +");
+            String what = "U+" + Long.toHexString(e[0]) + " and the 255 after it: words, width";
+            assertEquals(e[1] + " " + e[2], got[0] + " " + got[1], what);
+        }
+    }
+
+    /** {@code LANG}, {@code LC_CTYPE}, {@code LC_ALL} and the rest as glibc reads them, against GNU wc here. */
+    @Test
+    void theLocaleIsDecidedAsGnuWcDecidesIt() throws Exception {
+        assumeTrue(gnuWcIsHere(), "GNU wc is not installed");
+        Path text = Files.write(dir.resolve("locale-text"),
+                "café 日本\u00A0x\n".getBytes(StandardCharsets.UTF_8));
+        List<Map<String, String>> envs = List.of(Map.of(), Map.of("LANG", "C.UTF-8"), Map.of("LC_ALL", "C.utf8"),
+                Map.of("LC_ALL", "C.UTF8"), Map.of("LC_ALL", "c.utf8"), Map.of("LC_ALL", "POSIX"),
+                Map.of("LC_CTYPE", "C.UTF-8", "LANG", "C"), Map.of("LC_ALL", "C", "LC_CTYPE", "C.UTF-8"),
+                Map.of("LC_ALL", "", "LANG", "C.UTF-8"), Map.of("LANG", "C.UTF-8", "LC_MESSAGES", "xx_XX.UTF-8"),
+                Map.of("LC_ALL", "C.UTF-8", "LC_TIME", "xx_XX"), Map.of("LANG", "C.UTF-8@euro"),
+                Map.of("LANG", "/usr/lib/locale/C.utf8"), Map.of("LANG", "en_US.UTF-8"),
+                Map.of("LC_CTYPE", "en_US.UTF-8", "LANG", "C.UTF-8"), Map.of("LANG", "C.UTF-8", "LOCPATH", "/nonexistent"));
+        for (Map<String, String> env : envs) {
+            for (String options : new String[] {"-m", "-lwmcL"}) {
+                List<String> args = List.of(options, text.toString());
+                Result expected = gnu(env, args);
+                Result got = sluice(env, null, args.toArray(new String[0]));
+                assertEquals(expected, got, env + " wc " + String.join(" ", args));
+            }
+        }
     }
 }
