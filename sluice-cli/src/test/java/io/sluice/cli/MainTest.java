@@ -460,8 +460,10 @@ class MainTest {
         while (m.find()) {
             double opsPerMs = Double.parseDouble(m.group(4));
             assertTrue(opsPerMs > 0, m.group());
-            assertEquals(opsPerMs * 4096 / 1000, Double.parseDouble(m.group(5)), opsPerMs * 4096 / 1000 * 1e-3,
-                    m.group());
+            // Both figures are printed to 3 decimals: at a low rate (a loaded machine) the rounding of ops/ms, times
+            // 4.096, is more than a relative 1e-3 of MB/s.
+            assertEquals(opsPerMs * 4096 / 1000, Double.parseDouble(m.group(5)),
+                    opsPerMs * 4096 / 1000 * 1e-3 + 0.0005 * 4.096 + 0.0005, m.group());
             if (m.group(1).equals(m.group(8))) {
                 assertEquals(1.0, Double.parseDouble(m.group(9)), 1e-9, m.group());
             }
