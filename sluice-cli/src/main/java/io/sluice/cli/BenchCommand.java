@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -103,22 +104,32 @@ final class BenchCommand implements Callable<Integer> {
      */
     static void emit(List<Row> rows, Function<Workload, String> baseline, Path json, CommandSpec spec)
             throws IOException {
+        writeRows(json, spec, w -> Report.json(rows, baseline, w), w -> Report.table(rows, baseline, w));
+        SectionReport.late(w -> Report.json(rows, baseline, w), spec);
+    }
+
+    /**
+     * Prints a section's table ({@code table}) to standard output, and its JSON rows ({@code rows}) to {@code json}
+     * ('-': to standard output instead of the table), saying on standard error where they went.
+     */
+    static void writeRows(Path json, CommandSpec spec, Consumer<PrintWriter> rows, Consumer<PrintWriter> table)
+            throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
         boolean jsonToStdout = json != null && json.toString().equals("-");
         LineTrackingWriter.endLine(err);
         if (jsonToStdout) {
-            Report.json(rows, baseline, out);
+            rows.accept(out);
         } else {
-            Report.table(rows, baseline, out);
+            table.accept(out);
         }
+        out.flush();
         if (json != null && !jsonToStdout) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                Report.json(rows, baseline, w);
+                rows.accept(w);
             }
             err.println("wrote " + json);
         }
-        SectionReport.late(w -> Report.json(rows, baseline, w), spec);
     }
 
     /** The thread counts to measure: the given ones, checked, or 1 and every core. */

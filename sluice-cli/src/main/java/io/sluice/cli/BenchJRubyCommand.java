@@ -4,8 +4,6 @@ import io.sluice.cli.bench.ByteSize;
 import io.sluice.jruby.bench.JRubyBench;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,21 +90,9 @@ final class BenchJRubyCommand implements Callable<Integer> {
         JRubyBench.Options o = new JRubyBench.Options(bytes, d, chunks, rounds, !noWrites, !noReads,
                 only != null ? only : List.of(), jrubyJar);
         PrintWriter err = spec.commandLine().getErr();
-        PrintWriter out = spec.commandLine().getOut();
         BenchCommand.describeMachine(err);
         JRubyBench.Result result = JRubyBench.run(o, err);
-        boolean jsonToStdout = json != null && json.toString().equals("-");
-        if (jsonToStdout) {
-            JRubyBench.json(result, out);
-        } else {
-            JRubyBench.table(result, out);
-        }
-        if (json != null && !jsonToStdout) {
-            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                JRubyBench.json(result, w);
-            }
-            err.println("wrote " + json);
-        }
+        BenchCommand.writeRows(json, spec, w -> JRubyBench.json(result, w), w -> JRubyBench.table(result, w));
         if (page != null) {
             page.finish("jruby", w -> JRubyBench.json(result, w), spec);
         }

@@ -3,8 +3,6 @@ package io.sluice.cli;
 import io.sluice.jruby.bench.KvBench;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -80,19 +78,7 @@ final class BenchKvCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         KvBench.Result result = KvBench.run(o, err);
-        PrintWriter out = spec.commandLine().getOut();
-        boolean jsonToStdout = json != null && json.toString().equals("-");
-        if (jsonToStdout) {
-            KvBench.json(result, out);
-        } else {
-            KvBench.table(result, out);
-        }
-        if (json != null && !jsonToStdout) {
-            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                KvBench.json(result, w);
-            }
-            err.println("wrote " + json);
-        }
+        BenchCommand.writeRows(json, spec, w -> KvBench.json(result, w), w -> KvBench.table(result, w));
         if (page != null) {
             page.finish("kv", w -> KvBench.json(result, w), spec);
         }

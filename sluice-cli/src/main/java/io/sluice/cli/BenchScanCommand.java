@@ -4,7 +4,6 @@ import io.sluice.cli.bench.ByteSize;
 import io.sluice.cli.bench.ScanBench;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -77,21 +76,8 @@ final class BenchScanCommand implements Callable<Integer> {
                 d, seed, t, common.rounds);
         ScanBench bench = new ScanBench(new ScanBench.Options(n, seed, d, t, common.rounds, keep), err);
         List<ScanBench.Result> results = bench.run();
-        PrintWriter out = spec.commandLine().getOut();
         Path json = common.json;
-        boolean jsonToStdout = json != null && json.toString().equals("-");
-        LineTrackingWriter.endLine(err);
-        if (jsonToStdout) {
-            ScanBench.json(results, out);
-        } else {
-            ScanBench.table(results, bench, common.rounds, printResult, out);
-        }
-        if (json != null && !jsonToStdout) {
-            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                ScanBench.json(results, w);
-            }
-            err.println("wrote " + json);
-        }
+        BenchCommand.writeRows(json, spec, w -> ScanBench.json(results, w), w -> ScanBench.table(results, bench, common.rounds, printResult, w));
         if (page != null) {
             page.finish("scan", w -> ScanBench.json(results, w), spec);
         }
