@@ -377,8 +377,8 @@ public final class ParallelScan {
      * <p>The mapping is of the whole file, since a boundary rule may look anywhere, and is kept from one segment to
      * the next: mapping per segment costs two system calls, and each unmap makes the kernel flush the other threads'
      * TLBs under the lock that page faults take too. Counting the lines of a 153 MB file cut into 100-byte segments
-     * took 28 s on two threads that way (nearly all of it system time), and about a second (0.8 s of CPU) mapped once
-     * per thread, on a shared two-core machine where a single run of each was timed. It is made again when the thread
+     * took 24 to 33 s on two threads that way, and 0.14 to 0.28 s mapped once per thread (the JMH
+     * {@code LineCountBenchmark} with {@code segmentSize=100}; docs/ARCHITECTURE.md has the command). It is made again when the thread
      * moves to another {@link #WINDOW} of the file, which frees the page tables of the pages it read (8 bytes per
      * 4 KiB page: 2 GiB for a terabyte read through one mapping).
      */

@@ -43,6 +43,13 @@ public class LineCountBenchmark {
     @Param({"1", "0"})
     public int threads;
 
+    /**
+     * Bytes per segment of the scans; 0 keeps ParallelScan's own. Small segments show what a scan pays per segment:
+     * {@code -p segmentSize=100} was how mapping once per thread instead of once per segment was measured.
+     */
+    @Param({"0"})
+    public long segmentSize;
+
     /** Bytes in the file. Default 1 GiB. */
     @Param({"1073741824"})
     public long fileSize;
@@ -78,6 +85,11 @@ public class LineCountBenchmark {
         BenchFile.delete(path);
     }
 
+    private ParallelScan lines() {
+        ParallelScan scan = ParallelScan.lines().withThreads(threads);
+        return segmentSize > 0 ? scan.withSegmentSize(segmentSize) : scan;
+    }
+
     private static long count(ParallelScan scan, Path path) throws IOException {
         return scan.scan(path, () -> new long[1],
                 (acc, records, position) -> acc[0] += ParallelScan.count(records, (byte) '\n'),
@@ -86,12 +98,12 @@ public class LineCountBenchmark {
 
     @Benchmark
     public long scanMapped() throws IOException {
-        return count(ParallelScan.lines().withThreads(threads), path);
+        return count(lines(), path);
     }
 
     @Benchmark
     public long scanReads() throws IOException {
-        return count(ParallelScan.lines().withThreads(threads).withReads(READ), path);
+        return count(lines().withReads(READ), path);
     }
 
     /** The baseline: one thread, 1 MiB positional reads, the same count per buffer. */
