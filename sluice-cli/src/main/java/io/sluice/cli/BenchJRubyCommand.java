@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -65,14 +66,8 @@ final class BenchJRubyCommand implements Callable<Integer> {
             description = "The jruby-complete jar to run (default: the one the build copied to sluice-cli/target/jruby).")
     Path jrubyJar;
 
-    @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
-    Path json;
-
-    @Option(names = "--report", paramLabel = "FILE.html",
-            description = "Also write the report page of the rows (with the machine, charts and the seed's claims "
-                    + "beside them): one HTML file that works offline.")
-    Path report;
+    @Mixin
+    RowsOutputOptions output;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -81,18 +76,19 @@ final class BenchJRubyCommand implements Callable<Integer> {
             chunks.add(BenchCommand.blockSize(c, "--chunk-sizes"));
         }
         // The same checks as every other section, before JRuby starts: a run takes minutes.
-        BenchChecks.json(json);
+        BenchChecks.json(output.json);
         BenchChecks.rounds(rounds);
         Path d = BenchChecks.dir(dir);
         long bytes = ByteSize.parse(size);
         BenchChecks.space(d, bytes, "--size " + size + " (one file at a time)");
-        SectionReport page = SectionReport.start(report, d);
+        SectionReport page = SectionReport.start(output.report, d);
         JRubyBench.Options o = new JRubyBench.Options(bytes, d, chunks, rounds, !noWrites, !noReads,
                 only != null ? only : List.of(), jrubyJar);
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         JRubyBench.Result result = JRubyBench.run(o, err);
-        BenchCommand.writeRows(json, spec, w -> JRubyBench.json(result, w), w -> JRubyBench.table(result, w));
+        BenchCommand.writeRows(output.json, spec, w -> JRubyBench.json(result, w),
+                w -> JRubyBench.table(result, w));
         if (page != null) {
             page.finish("jruby", w -> JRubyBench.json(result, w), spec);
         }

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -51,34 +52,28 @@ final class BenchKvCommand implements Callable<Integer> {
             description = "Where the store files go (default: the system temp directory).")
     Path dir;
 
-    @Option(names = "--report", paramLabel = "FILE.html",
-            description = "Also write the report page of the rows (with the machine, charts and the seed's claims "
-                    + "beside them): one HTML file that works offline.")
-    Path report;
+    @Mixin
+    RowsOutputOptions output;
 
     @Option(names = "--jruby-jar", paramLabel = "JAR",
             description = "The jruby-complete jar to run (default: the one the build copied to sluice-cli/target/jruby).")
     Path jrubyJar;
-
-    @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
-    Path json;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
         int p = pstoreN != null ? pstoreN : Math.min(n / 50, 100_000);
         // The same checks as every other section, before JRuby starts. A store takes about 36 bytes an entry here
         // (7.3 MB for 200,000); 64 leaves room for MVStore's unreclaimed chunks.
-        BenchChecks.json(json);
+        BenchChecks.json(output.json);
         BenchChecks.rounds(rounds);
         Path d = BenchChecks.dir(dir);
         BenchChecks.space(d, BenchChecks.times(n, 64), "--n " + n + " (one store at a time, about 64 bytes an entry)");
-        SectionReport page = SectionReport.start(report, d);
+        SectionReport page = SectionReport.start(output.report, d);
         KvBench.Options o = new KvBench.Options(n, p, gets, scans, rounds, d, jrubyJar);
         PrintWriter err = spec.commandLine().getErr();
         BenchCommand.describeMachine(err);
         KvBench.Result result = KvBench.run(o, err);
-        BenchCommand.writeRows(json, spec, w -> KvBench.json(result, w), w -> KvBench.table(result, w));
+        BenchCommand.writeRows(output.json, spec, w -> KvBench.json(result, w), w -> KvBench.table(result, w));
         if (page != null) {
             page.finish("kv", w -> KvBench.json(result, w), spec);
         }

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /** The options {@code sluice bench write} and {@code sluice bench bigfile} share (a picocli mixin). */
-final class JobBenchOptions {
+final class JobBenchOptions extends RowsOutputOptions {
     @Option(names = "--dir", paramLabel = "DIR",
             description = "An existing directory to write in (default: the system temp directory); the benchmark "
                     + "makes and removes a directory of its own inside it. Point it at the disk you care about.")
@@ -15,15 +15,6 @@ final class JobBenchOptions {
             description = "Runs per row after one warm-up, at most 1000; the table shows their median and spread "
                     + "(default: ${DEFAULT-VALUE}).")
     int rounds;
-
-    @Option(names = "--json", paramLabel = "FILE",
-            description = "Also write the rows as a JSON array to FILE ('-' for standard output, instead of the table).")
-    Path json;
-
-    @Option(names = "--report", paramLabel = "FILE.html",
-            description = "Also write the report page of the rows (with the machine, charts and the seed's claims "
-                    + "beside them): one HTML file that works offline.")
-    Path report;
 
     /** The directory to write in, checked (see {@link BenchChecks#dir}). */
     Path dir() {
