@@ -16,15 +16,15 @@ import java.util.Set;
 
 /**
  * Mapping regions for {@link MappedFile}, {@link ParallelScan} and {@link MappedWriter}: SIGBUS made an
- * {@link IOException} at a known place, files that cannot be mapped told apart, and hints for writable mappings.
+ * {@link IOException} at a known place, files that cannot be mapped told apart, and pages asked for ahead of writes.
  *
- * <p>Writable mappings get {@code madvise} hints (below). Read mappings get none: {@code MADV_POPULATE_READ} on each
- * region (one call instead of a fault every 16 pages) measured no faster on a warm file here, and it reads every page
- * of a region even when the visitor needs few.
+ * <p>No other {@code madvise} hints, as none measured faster here: {@code MADV_POPULATE_READ} on each read region (one
+ * call instead of a fault every 16 pages) did not on a warm file, and reads every page of a region even when the
+ * visitor needs few; {@code MADV_HUGEPAGE} on a writer's window made new-file writes swing between 0.38 and 1.0 s per
+ * GiB against a steady 0.50-0.54 s without it (docs/benchmarks/2026-11-24-writer-hint.md).
  */
 final class Mapped {
     /** From {@code include/uapi/asm-generic/mman-common.h}. */
-    private static final int MADV_HUGEPAGE = 14;
     private static final int MADV_POPULATE_WRITE = 23;
     /** From {@code include/uapi/asm-generic/errno-base.h}. */
     private static final int ENODEV = 19;
@@ -165,18 +165,6 @@ final class Mapped {
             };
         } catch (IOException | RuntimeException e) {
             return "a special file";
-        }
-    }
-
-    /**
-     * Asks for large page-cache folios behind a mapping about to be written (a hint: skipped without native access,
-     * failures ignored). A new file's pages arrive zero-filled before they can be written, and in 2 MiB folios that
-     * costs far less than in 4 KiB pages: 1 KiB writes to a new file through {@link MappedWriter} ran at about 3.6
-     * GB/s with it against 2.4 without, in alternating runs here. Needs transparent huge pages "always" or "madvise".
-     */
-    static void preferLargeFolios(MemorySegment mapping) {
-        if (Native.isEnabled()) {
-            Native.madvise(mapping.address(), mapping.byteSize(), MADV_HUGEPAGE);
         }
     }
 

@@ -364,7 +364,9 @@ public final class MappedWriter implements Closeable {
             windowStart = start;
             offset = pos - start;
             limit = offset;
-            Mapped.preferLargeFolios(w);
+            // No MADV_HUGEPAGE: 2 MiB folios for a new file's pages made the writer bimodal here (0.38 to 1.0 s per
+            // GiB, depending on what the memory had held before) against a steady 0.51 s with the kernel's own
+            // choice; docs/benchmarks/2026-11-24-writer-hint.md.
             success = true;
         } catch (ClosedByInterruptException e) {
             throw interrupted("mmap", start, windowSize, resumeAt, e);
