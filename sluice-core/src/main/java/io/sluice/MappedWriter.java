@@ -364,9 +364,10 @@ public final class MappedWriter implements Closeable {
             windowStart = start;
             offset = pos - start;
             limit = offset;
-            // No MADV_HUGEPAGE: 2 MiB folios for a new file's pages made the writer bimodal here (0.38 to 1.0 s per
-            // GiB, depending on what the memory had held before) against a steady 0.51 s with the kernel's own
-            // choice; docs/benchmarks/2026-11-24-writer-hint.md.
+            // No MADV_HUGEPAGE. 2 MiB folios for a new file's pages save a write fault per 4 KiB page, but where the
+            // memory comes from decides the rest: here the writer swung between 0.38 and 1.0 s per GiB with the hint
+            // (faster than without in one benchmark, slower in another), against a steady 0.50-0.54 s without it,
+            // level with a plain NIO mapped writer; docs/benchmarks/2026-11-24-writer-hint.md.
             success = true;
         } catch (ClosedByInterruptException e) {
             throw interrupted("mmap", start, windowSize, resumeAt, e);
