@@ -45,6 +45,11 @@ final class BenchChunksCommand implements Callable<Integer> {
                     + "two).")
     List<String> chunkSizes;
 
+    @Option(names = "--ahead-sizes", split = ",", paramLabel = "BYTES",
+            description = "Fixed chunk sizes to measure again with read-ahead on, which the adaptive reader may "
+                    + "choose too ('none' for none; default: the adaptive reader's first guess).")
+    List<String> aheadSizes;
+
     @Option(names = "--raw", description = "Also read the file at the same sizes with no parsing at all.")
     boolean raw;
 
@@ -72,6 +77,15 @@ final class BenchChunksCommand implements Callable<Integer> {
                 sizes.add(BenchCommand.blockSize(c, "--chunk-sizes"));
             }
         }
+        List<Integer> ahead = null;
+        if (aheadSizes != null) {
+            ahead = new ArrayList<>();
+            for (String c : aheadSizes) {
+                if (!c.trim().equalsIgnoreCase("none")) {
+                    ahead.add(BenchCommand.blockSize(c, "--ahead-sizes"));
+                }
+            }
+        }
         boolean warm = false;
         boolean cold = false;
         for (String c : cache) {
@@ -91,7 +105,7 @@ final class BenchChunksCommand implements Callable<Integer> {
         err.printf(Locale.ROOT, "sluice bench chunks: %s of MAF in %s, chunks %s and adaptive, %s, %s%s, %d rounds%n",
                 ByteSize.format(bytes), d, sizes.stream().map(ByteSize::format).toList(), e, String.join(",", cache),
                 raw ? ", with raw reads" : "", common.rounds);
-        ChunksBench bench = new ChunksBench(new ChunksBench.Options(bytes, d, sizes, true, raw, warm, cold,
+        ChunksBench bench = new ChunksBench(new ChunksBench.Options(bytes, d, sizes, ahead, true, raw, warm, cold,
                 common.rounds, e, trace), err);
         List<ChunksBench.Result> results = bench.run();
         PrintWriter out = spec.commandLine().getOut();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sluice.Engine;
 import io.sluice.PositionalFile;
@@ -184,6 +185,36 @@ class ChunkedReaderTest {
             for (int i = 0; i < sizes.size() - 1; i++) {
                 assertEquals(size, sizes.get(i), engine + ": chunk " + i + " of " + sizes);
             }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("engines")
+    void aFileThatGrowsAfterTheReadAheadFoundItsEndIsReadToItsNewEnd(Engine engine) throws IOException {
+        Path p = file("data", 1 << 20, 9);
+        byte[] more = new byte[100_000];
+        new SplittableRandom(10).nextBytes(more);
+        try (ChunkedReader r = ChunkedReader.open(p, engine, FixedPolicy.of(512 << 10, true));
+             FileChannel writer = FileChannel.open(p, StandardOpenOption.WRITE)) {
+            assumeTrue(r.canReadAhead(), "no read-ahead here (one processor)");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.writeBytes(r.next().toArray(ValueLayout.JAVA_BYTE));
+            // Returning the second chunk starts the read-ahead at the end of the file as it is now: it finds nothing.
+            out.writeBytes(r.next().toArray(ValueLayout.JAVA_BYTE));
+            sleepUntilTheReadAheadHasRun();
+            writer.write(ByteBuffer.wrap(more), 1 << 20);
+            out.writeBytes(drain(r));
+            assertArrayEquals(Files.readAllBytes(p), out.toByteArray(), engine.toString());
+        }
+    }
+
+    /** The read-ahead runs on another thread or in the kernel; a moment lets it finish before the file changes. */
+    private static void sleepUntilTheReadAheadHasRun() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 

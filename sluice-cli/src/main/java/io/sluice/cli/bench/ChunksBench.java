@@ -36,21 +36,36 @@ import java.util.TreeMap;
  */
 public final class ChunksBench {
     /** What to run. */
-    public record Options(long size, Path dir, List<Integer> chunkSizes, boolean parse, boolean raw, boolean warm,
-                          boolean cold, int rounds, Engine engine, boolean trace) {
+    /**
+     * What to run.
+     *
+     * @param aheadSizes fixed sizes to measure with read-ahead on as well; null for the adaptive reader's first guess
+     */
+    public record Options(long size, Path dir, List<Integer> chunkSizes, List<Integer> aheadSizes, boolean parse,
+                          boolean raw, boolean warm, boolean cold, int rounds, Engine engine, boolean trace) {
     }
 
     /**
      * One row: a chunk size (0 for the adaptive reader) on one workload and cache state, with its samples.
      *
+     * @param readAhead   a fixed size read with read-ahead on
      * @param settled     adaptive: the size each run settled on, in the order of {@code samples}
      * @param trialShares adaptive: the fraction of each run's windows read at a candidate setting
      *                    ({@link AdaptivePolicy#trialShare()}), in the order of {@code samples}
+     * @param aheadChosen adaptive: whether each run ended with read-ahead on, in the order of {@code samples}
      */
-    public record Result(String name, int chunkSize, String workload, String cache, List<Sample> samples,
-                         List<Integer> settled, List<Double> trialShares, double residentBefore,
-                         double residentAfter) {
-        /** A row without trial shares (a fixed size). */
+    public record Result(String name, int chunkSize, boolean readAhead, String workload, String cache,
+                         List<Sample> samples, List<Integer> settled, List<Double> trialShares,
+                         List<Boolean> aheadChosen, double residentBefore, double residentAfter) {
+        /** An adaptive row whose read-ahead choices were not recorded. */
+        public Result(String name, int chunkSize, String workload, String cache, List<Sample> samples,
+                      List<Integer> settled, List<Double> trialShares, double residentBefore,
+                      double residentAfter) {
+            this(name, chunkSize, false, workload, cache, samples, settled, trialShares, List.of(), residentBefore,
+                    residentAfter);
+        }
+
+        /** A fixed size without read-ahead. */
         public Result(String name, int chunkSize, String workload, String cache, List<Sample> samples,
                       List<Integer> settled, double residentBefore, double residentAfter) {
             this(name, chunkSize, workload, cache, samples, settled, List.of(), residentBefore, residentAfter);
@@ -135,6 +150,7 @@ public final class ChunksBench {
             }
             AdaptivePolicy probe = AdaptivePolicy.forFile(file);
             log.println("adaptive " + probe.origin());
+            List<Integer> aheadSizes = options.aheadSizes() == null ? List.of(probe.size()) : options.aheadSizes();
             List<Result> results = new ArrayList<>();
             List<String> caches = new ArrayList<>();
             if (options.warm()) {
@@ -161,7 +177,7 @@ public final class ChunksBench {
                     log.printf(Locale.ROOT, "[%d/%d] %s, %s page cache, %d rounds (%.0f s elapsed) ", ++cell, cells,
                             workload, cache, options.rounds(), (System.nanoTime() - t0) / 1e9);
                     log.flush();
-                    results.addAll(cell(file, bytes, blocks, workload, cache));
+                    results.addAll(cell(file, bytes, blocks, workload, cache, aheadSizes));
                 }
             }
             log.printf(Locale.ROOT, "measured in %.0f s%n", (System.nanoTime() - t0) / 1e9);
@@ -178,7 +194,8 @@ public final class ChunksBench {
     }
 
     /** Every fixed size and the adaptive reader on one workload and cache state, side by side. */
-    private List<Result> cell(Path file, long bytes, long blocks, String workload, String cache) throws IOException {
+    private List<Result> cell(Path file, long bytes, long blocks, String workload, String cache,
+                              List<Integer> aheadSizes) throws IOException {
         boolean cold = cache.equals(COLD);
         double before;
         double[] worstAfterDrop = {0};
@@ -190,17 +207,31 @@ public final class ChunksBench {
         }
         List<Job> jobs = new ArrayList<>();
         List<List<Integer>> settled = new ArrayList<>();
+        List<Integer> chunks = new ArrayList<>();
+        List<Boolean> ahead = new ArrayList<>();
         for (int size : options.chunkSizes()) {
             jobs.add(job(label(size), file, bytes, blocks,
                     workload, cold, () -> FixedPolicy.of(size), null, worstAfterDrop));
             settled.add(List.of());
+            chunks.add(size);
+            ahead.add(false);
+        }
+        // The adaptive reader may choose read-ahead; the same at a fixed size keeps the comparison fair.
+        for (int size : aheadSizes) {
+            jobs.add(job(label(size) + " ahead", file, bytes, blocks,
+                    workload, cold, () -> FixedPolicy.of(size, true), null, worstAfterDrop));
+            settled.add(List.of());
+            chunks.add(size);
+            ahead.add(true);
         }
         List<Integer> adaptiveSizes = new ArrayList<>();
         List<Double> adaptiveShares = new ArrayList<>();
+        List<Boolean> adaptiveAhead = new ArrayList<>();
         String key = workload + ", " + cache;
         jobs.add(job(ADAPTIVE, file, bytes, blocks, workload, cold, () -> AdaptivePolicy.forFile(file), p -> {
             adaptiveSizes.add(p.size());
             adaptiveShares.add(((AdaptivePolicy) p).trialShare());
+            adaptiveAhead.add(((AdaptivePolicy) p).readAheadChosen());
             if (options.trace()) {
                 traces.put(key, p.trace());
             }
@@ -221,14 +252,15 @@ public final class ChunksBench {
         List<Result> out = new ArrayList<>();
         for (int k = 0; k < rows.size(); k++) {
             Row r = rows.get(k);
-            int chunk = k < options.chunkSizes().size() ? options.chunkSizes().get(k) : 0;
+            int chunk = k < chunks.size() ? chunks.get(k) : 0;
             List<Integer> s = settled.get(k);
             boolean adaptive = chunk == 0;
             // The first size recorded is the warm-up run's, which Job.measure does not keep either.
             List<Integer> kept = lastN(s, r.samples().size());
             List<Double> shares = adaptive ? lastN(adaptiveShares, r.samples().size()) : List.of();
-            out.add(new Result(r.engine(), chunk, workload, cache, r.samples(), List.copyOf(kept), List.copyOf(shares),
-                    before, after));
+            List<Boolean> chosen = adaptive ? lastN(adaptiveAhead, r.samples().size()) : List.of();
+            out.add(new Result(r.engine(), chunk, !adaptive && ahead.get(k), workload, cache, r.samples(),
+                    List.copyOf(kept), List.copyOf(shares), List.copyOf(chosen), before, after));
         }
         return out;
     }
@@ -335,9 +367,10 @@ public final class ChunksBench {
         return best;
     }
 
+    /** The row of {@code chunkSize} without read-ahead, or null. */
     static Result find(List<Result> cell, int chunkSize) {
         for (Result r : cell) {
-            if (r.chunkSize() == chunkSize) {
+            if (r.chunkSize() == chunkSize && !r.readAhead()) {
                 return r;
             }
         }
@@ -415,6 +448,12 @@ public final class ChunksBench {
         return String.join(", ", parts);
     }
 
+    /** {@code ", read-ahead on in 3/5"} when any run ended with read-ahead chosen, else nothing. */
+    static String aheadChosen(List<Boolean> chosen) {
+        long on = chosen.stream().filter(Boolean::booleanValue).count();
+        return on == 0 ? "" : ", read-ahead on in " + on + "/" + chosen.size();
+    }
+
     /** Prints the table: per cell, MB/s, spread, ratio to the best fixed size, and the adaptive summary. */
     public static void table(List<Result> results, Engine engine, long bytes, List<String> notes, PrintWriter out) {
         for (Map.Entry<String, List<Result>> e : cells(results).entrySet()) {
@@ -429,7 +468,8 @@ public final class ChunksBench {
                 double ratio = best == null ? Double.NaN : r.mbPerSec() / best.mbPerSec();
                 out.printf(Locale.ROOT, "  %-10s %10.1f %7.1f%% %8s  %s%n", r.name(), r.mbPerSec(), r.spread() * 100,
                         Double.isNaN(ratio) ? "" : String.format(Locale.ROOT, "%.2f", ratio),
-                        r.adaptive() ? settled(r.settled()) : r == best ? "(best fixed)" : "");
+                        r.adaptive() ? settled(r.settled()) + aheadChosen(r.aheadChosen())
+                                : r == best ? "(best fixed)" : "");
             }
             Result adaptive = cell.stream().filter(Result::adaptive).findFirst().orElse(null);
             if (adaptive != null && best != null) {
@@ -454,6 +494,8 @@ public final class ChunksBench {
         out.println("MB/s are medians over rounds (10^6 bytes of the file per second, the consumer's work included);");
         out.println("spread is (max - min) / median; x best is the ratio to the fastest fixed size of the same table,");
         out.println("measured side by side in this run. A cold run drops the file's pages first (posix_fadvise).");
+        out.println("\"ahead\" rows read the next chunk ahead while the parser works on the current one, as the adaptive");
+        out.println("reader may choose to; they count as fixed sizes.");
         for (String n : notes) {
             out.println("note: " + n);
         }
@@ -469,7 +511,9 @@ public final class ChunksBench {
      * size in one round), {@code pairedRoundRatio} (adaptive: the median over rounds of its ratio to the best fixed
      * size's run of the same round), {@code roundRatio} (adaptive: the median over rounds of its ratio to the fastest
      * fixed run of the same round), {@code trialShare} (adaptive: the median over runs of the fraction of windows
-     * read at a candidate setting), {@code ratioTo8MiB}, and on the 128 KiB row {@code seedRatio} (30/19).
+     * read at a candidate setting), {@code readAhead} (a fixed row read with read-ahead on), {@code readAheadChosen}
+     * (adaptive: whether each run ended with read-ahead on), {@code ratioTo8MiB}, and on the 128 KiB row
+     * {@code seedRatio} (30/19).
      */
     public static void json(List<Result> results, Engine engine, PrintWriter out) {
         out.println("[");
@@ -489,23 +533,24 @@ public final class ChunksBench {
                                 + "\"threads\": 1, \"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, "
                                 + "\"rounds\": %d, \"opsPerMsMin\": %s, \"opsPerMsMax\": %s, \"ratioToClassic\": null, \"fioReference\": null, \"ratioToFio\": null, "
                                 + "\"direct\": false, \"depth\": 1, \"file\": \"%s\", \"baseline\": %s, "
-                                + "\"ratioToBaseline\": %s, \"cache\": \"%s\", \"ioEngine\": \"%s\"",
+                                + "\"ratioToBaseline\": %s, \"cache\": \"%s\", \"ioEngine\": \"%s\", \"readAhead\": %s",
                         r.name(), r.workload(), r.chunkSize(), opsPerMs, r.mbPerSec(), r.spread(), r.samples().size(),
                         num(Arrays.stream(bytes).min().orElse(Double.NaN) / perOp),
                         num(Arrays.stream(bytes).max().orElse(Double.NaN) / perOp),
                         r.cache().equals(COLD) ? COLD : Workload.CACHED_FILE,
                         best == null ? "null" : "\"" + best.name() + "\"",
-                        best == null ? "null" : num(r.mbPerSec() / best.mbPerSec()), r.cache(), engine));
+                        best == null ? "null" : num(r.mbPerSec() / best.mbPerSec()), r.cache(), engine,
+                        r.readAhead()));
                 if (r.adaptive()) {
                     b.append(String.format(Locale.ROOT, ", \"settledSize\": %d, \"settledSizes\": %s, "
                                     + "\"worstRoundRatio\": %s, \"pairedRoundRatio\": %s, \"roundRatio\": %s, "
-                                    + "\"trialShare\": %s", mostSettled, r.settled(),
+                                    + "\"trialShare\": %s, \"readAheadChosen\": %s", mostSettled, r.settled(),
                             best == null ? "null" : num(worstRound(r, best)),
                             best == null ? "null" : num(pairedRatio(r, best)), num(roundRatio(r, cell)),
-                            num(trialShare(r))));
+                            num(trialShare(r)), r.aheadChosen()));
                 }
                 b.append(", \"ratioTo8MiB\": ").append(m8 == null ? "null" : num(r.mbPerSec() / m8.mbPerSec()));
-                if (r.chunkSize() == 128 << 10) {
+                if (r.chunkSize() == 128 << 10 && !r.readAhead()) {
                     b.append(", \"seedRatio\": ").append(num(SEED_RATIO));
                 }
                 b.append('}').append(++i < total ? "," : "");

@@ -32,8 +32,8 @@ class ChunksBenchTest {
     void everyRowOfEveryTableIsMeasuredAndTheFileIsRemoved() throws Exception {
         Path data = Files.createDirectories(dir.resolve("data"));
         Path json = dir.resolve("rows.json");
-        int rc = run("bench", "chunks", "--size", "2m", "--chunk-sizes", "64k,128k,8m", "--raw", "--rounds", "2",
-                "--dir", data.toString(), "--json", json.toString(), "--trace");
+        int rc = run("bench", "chunks", "--size", "2m", "--chunk-sizes", "64k,128k,8m", "--ahead-sizes", "128k", "--raw",
+                "--rounds", "2", "--dir", data.toString(), "--json", json.toString(), "--trace");
         assertEquals(Main.OK, rc, err::toString);
         String table = out.toString();
         for (String cell : new String[] {"maf-parse, warm", "raw-read, warm", "maf-parse, cold", "raw-read, cold"}) {
@@ -45,6 +45,7 @@ class ChunksBenchTest {
         assertTrue(table.contains("128 KiB / 8 MiB: "), table);
         assertTrue(table.contains("the seed: 1.58 (30 / 19 MB/s, JRuby), 1.33 (24 / 18, MRI)"), table);
         assertTrue(table.contains("adaptive trace, maf-parse, warm (last round):"), table);
+        assertTrue(table.contains("  128 KiB ahead "), table);
         assertTrue(err.toString().contains("adaptive first guess "), err::toString);
 
         String rows = Files.readString(json);
@@ -54,6 +55,7 @@ class ChunksBenchTest {
                 + "\"cache\": \"(warm|cold)\", \"ioEngine\": \"CHANNEL\"([^}]*)}").matcher(rows);
         int n = 0;
         int adaptive = 0;
+        int ahead = 0;
         while (m.find()) {
             n++;
             assertTrue(Double.parseDouble(m.group(4)) > 0, m.group());
@@ -63,14 +65,22 @@ class ChunksBenchTest {
                 assertTrue(m.group(9).contains("\"settledSize\": ") && m.group(9).contains("\"worstRoundRatio\": "),
                         m.group());
                 assertTrue(Pattern.compile("\"pairedRoundRatio\": [0-9.]+, \"roundRatio\": [0-9.]+, "
-                        + "\"trialShare\": [0-9.]+").matcher(m.group(9)).find(), m.group());
+                        + "\"trialShare\": [0-9.]+, \"readAheadChosen\": \\[(true|false)(, (true|false))*]")
+                        .matcher(m.group(9)).find(), m.group());
             }
             if (m.group(1).equals("128 KiB")) {
-                assertTrue(m.group(9).contains("\"seedRatio\": 1.5789"), m.group());
+                assertTrue(m.group(9).contains("\"readAhead\": false") && m.group(9).contains("\"seedRatio\": 1.5789"),
+                        m.group());
+            }
+            if (m.group(1).equals("128 KiB ahead")) {
+                ahead++;
+                assertEquals("131072", m.group(3));
+                assertTrue(m.group(9).contains("\"readAhead\": true") && !m.group(9).contains("seedRatio"), m.group());
             }
         }
-        assertEquals(16, n, "(3 sizes + adaptive) x parse and raw x warm and cold:\n" + rows);
+        assertEquals(20, n, "(3 sizes + 1 with read-ahead + adaptive) x parse and raw x warm and cold:\n" + rows);
         assertEquals(4, adaptive);
+        assertEquals(4, ahead);
         try (Stream<Path> left = Files.list(data)) {
             assertEquals(List.of(), left.toList(), "the generated file is removed");
         }
@@ -83,6 +93,7 @@ class ChunksBenchTest {
         assertEquals(Main.BAD_INPUT, run("bench", "chunks", "--engine", "turbo", "--size", "1m"));
         assertEquals(Main.BAD_INPUT, run("bench", "chunks", "--chunk-sizes", "0", "--size", "1m"));
         assertEquals(Main.BAD_INPUT, run("bench", "chunks", "--rounds", "0", "--size", "1m"));
+        assertEquals(Main.BAD_INPUT, run("bench", "chunks", "--ahead-sizes", "0", "--size", "1m"));
     }
 
     private static ChunksBench.Result result(String name, int chunk, double... mbPerSec) {
