@@ -415,6 +415,18 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void readAheadIsOnFromTheFirstChunkWhereTheReaderOffersIt() {
+        AdaptivePolicy offered = AdaptivePolicy.of(256 * KIB, 4 * KIB, MIB, WINDOW, () -> 0);
+        offered.start(true);
+        assertTrue(offered.readAhead());
+        assertTrue(offered.readAheadChosen());
+        AdaptivePolicy notOffered = AdaptivePolicy.of(256 * KIB, 4 * KIB, MIB, WINDOW, () -> 0);
+        notOffered.start(false);
+        assertFalse(notOffered.readAhead());
+        assertFalse(notOffered.readAheadChosen());
+    }
+
+    @Test
     void readAheadIsKeptOnlyWhereItHelps() {
         Curve helps = (size, ahead, t) -> (ahead ? 1.2 : 1.0) * 500e6;
         Sim on = new Sim(256 * KIB, 0.02, 70, true).runFor(helps, seconds(5));
