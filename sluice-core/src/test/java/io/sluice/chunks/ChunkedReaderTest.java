@@ -160,8 +160,7 @@ class ChunkedReaderTest {
     @MethodSource("engines")
     void aFileThatGrowsWhileReadIsReadToItsNewEndInFullChunks(Engine engine) throws IOException {
         Path p = file("data", 1 << 20, 5);
-        byte[] more = new byte[300_001];
-        new SplittableRandom(6).nextBytes(more);
+        byte[] more = randomBytes(300_001, 6);
         int size = 300_000;
         try (ChunkedReader r = ChunkedReader.open(p, engine, FixedPolicy.of(size));
              FileChannel writer = FileChannel.open(p, StandardOpenOption.WRITE)) {
@@ -192,8 +191,7 @@ class ChunkedReaderTest {
     @MethodSource("engines")
     void aFileThatGrowsAfterTheReadAheadFoundItsEndIsReadToItsNewEnd(Engine engine) throws IOException {
         Path p = file("data", 1 << 20, 9);
-        byte[] more = new byte[100_000];
-        new SplittableRandom(10).nextBytes(more);
+        byte[] more = randomBytes(100_000, 10);
         try (ChunkedReader r = ChunkedReader.open(p, engine, FixedPolicy.of(512 << 10, true));
              FileChannel writer = FileChannel.open(p, StandardOpenOption.WRITE)) {
             assumeTrue(r.canReadAhead(), "no read-ahead here (one processor)");
@@ -206,6 +204,12 @@ class ChunkedReaderTest {
             out.writeBytes(drain(r));
             assertArrayEquals(Files.readAllBytes(p), out.toByteArray(), engine.toString());
         }
+    }
+
+    private static byte[] randomBytes(int n, long seed) {
+        byte[] b = new byte[n];
+        new SplittableRandom(seed).nextBytes(b);
+        return b;
     }
 
     /** The read-ahead runs on another thread or in the kernel; a moment lets it finish before the file changes. */
