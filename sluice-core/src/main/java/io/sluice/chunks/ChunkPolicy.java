@@ -18,9 +18,9 @@ public interface ChunkPolicy {
     /**
      * A reader is about to read its first chunk.
      *
-     * @param readAheadAvailable whether the reader can read ahead (an asynchronous read on IO_URING, or
-     *                           {@code posix_fadvise(WILLNEED)} with native access); when false, {@link #readAhead()}
-     *                           is ignored
+     * @param readAheadAvailable whether the reader can read ahead (an asynchronous read on IO_URING, or a read on a
+     *                           background thread where there is a second processor); when false,
+     *                           {@link #readAhead()} is ignored
      * @return the size of the first chunk, 1 byte to 1 GiB
      */
     int start(boolean readAheadAvailable);

@@ -5,11 +5,11 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * {@code posix_fadvise} on a descriptor of its own, for hints only: page-cache advice acts on the file's pages,
- * whoever opened it, so the reader's engine need not expose its descriptor. (SEQUENTIAL, by contrast, changes the
- * read-ahead of the one open file description it is given, so it would do nothing here; the reader asks the engine
- * for it with {@link io.sluice.Advice#SEQUENTIAL} instead.) Every failure is silent: a hint changes speed, never
- * results.
+ * {@code posix_fadvise} on a descriptor of its own, for {@link CacheAdvice}: page-cache advice acts on the file's
+ * pages, whoever opened it, so the reader's engine need not expose its descriptor. (SEQUENTIAL, by contrast, changes
+ * the read-ahead of the one open file description it is given, so it would do nothing here; the reader asks the
+ * engine for it with {@link io.sluice.Advice#SEQUENTIAL} instead.) Every failure is silent: a hint changes speed,
+ * never results.
  */
 final class Fadvice implements AutoCloseable {
     private final int fd;
@@ -35,11 +35,6 @@ final class Fadvice implements AutoCloseable {
         } catch (RuntimeException e) {
             return null;
         }
-    }
-
-    /** Asks the kernel to start reading {@code [offset, offset + length)} into the page cache, without waiting. */
-    void willNeed(long offset, long length) {
-        Native.posixFadvise(fd, offset, length, Native.POSIX_FADV_WILLNEED);
     }
 
     /** Asks the kernel to drop the file's clean pages from the page cache; returns 0 or the error number. */
