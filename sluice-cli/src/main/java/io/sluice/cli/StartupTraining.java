@@ -12,7 +12,7 @@ import java.util.Map;
  * The training run the {@code sluice} launcher makes its start-up cache from (JDK 25's AOT cache keeps the classes
  * this run loads and links and the profiles of the methods it runs). Not a command: it runs the {@code wc} command
  * lines whose start-up is most of their time, with their output thrown away, so that their paths are in the cache:
- * {@code wc -l} on every file given (mapped with every core for big ones, read for small ones), and {@code wc -mL}
+ * {@code wc -l} on every file given (with every core for big ones, on one thread for small ones), and {@code wc -mL}
  * in the C.UTF-8 locale on the small ones (the classes of the character counts, the width table).
  *
  * <p>The plain {@code wc} (lines, words, bytes) is left out on purpose: its word loop compiled from a profile made on
