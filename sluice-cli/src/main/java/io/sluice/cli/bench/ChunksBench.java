@@ -57,19 +57,6 @@ public final class ChunksBench {
     public record Result(String name, int chunkSize, boolean readAhead, String workload, String cache,
                          List<Sample> samples, List<Integer> settled, List<Double> trialShares,
                          List<Boolean> aheadChosen, double residentBefore, double residentAfter) {
-        /** An adaptive row whose read-ahead choices were not recorded. */
-        public Result(String name, int chunkSize, String workload, String cache, List<Sample> samples,
-                      List<Integer> settled, List<Double> trialShares, double residentBefore,
-                      double residentAfter) {
-            this(name, chunkSize, false, workload, cache, samples, settled, trialShares, List.of(), residentBefore,
-                    residentAfter);
-        }
-
-        /** A fixed size without read-ahead. */
-        public Result(String name, int chunkSize, String workload, String cache, List<Sample> samples,
-                      List<Integer> settled, double residentBefore, double residentAfter) {
-            this(name, chunkSize, workload, cache, samples, settled, List.of(), residentBefore, residentAfter);
-        }
 
         /** Median MB/s (10^6 bytes per second). */
         public double mbPerSec() {
@@ -205,24 +192,14 @@ public final class ChunksBench {
             warm(file);
             before = PageCache.residentFraction(file);
         }
-        List<Job> jobs = new ArrayList<>();
-        List<List<Integer>> settled = new ArrayList<>();
-        List<Integer> chunks = new ArrayList<>();
-        List<Boolean> ahead = new ArrayList<>();
-        for (int size : options.chunkSizes()) {
-            jobs.add(job(label(size), file, bytes, blocks,
-                    workload, cold, () -> FixedPolicy.of(size), null, worstAfterDrop));
-            settled.add(List.of());
-            chunks.add(size);
-            ahead.add(false);
-        }
         // The adaptive reader may choose read-ahead; the same at a fixed size keeps the comparison fair.
-        for (int size : aheadSizes) {
-            jobs.add(job(label(size) + " ahead", file, bytes, blocks,
-                    workload, cold, () -> FixedPolicy.of(size, true), null, worstAfterDrop));
-            settled.add(List.of());
-            chunks.add(size);
-            ahead.add(true);
+        List<Fixed> fixed = new ArrayList<>();
+        options.chunkSizes().forEach(size -> fixed.add(new Fixed(size, false)));
+        aheadSizes.forEach(size -> fixed.add(new Fixed(size, true)));
+        List<Job> jobs = new ArrayList<>();
+        for (Fixed f : fixed) {
+            jobs.add(job(label(f.size()) + (f.ahead() ? " ahead" : ""), file, bytes, blocks, workload, cold,
+                    () -> FixedPolicy.of(f.size(), f.ahead()), null, worstAfterDrop));
         }
         List<Integer> adaptiveSizes = new ArrayList<>();
         List<Double> adaptiveShares = new ArrayList<>();
@@ -236,7 +213,6 @@ public final class ChunksBench {
                 traces.put(key, p.trace());
             }
         }, worstAfterDrop));
-        settled.add(adaptiveSizes);
         Workload w = new Workload(workload, 1 << 20, cold ? COLD : Workload.CACHED_FILE);
         List<Row> rows = Job.measure(jobs, w, bytes, options.rounds(), log);
         double after = cold ? worstAfterDrop[0] : PageCache.residentFraction(file);
@@ -250,19 +226,21 @@ public final class ChunksBench {
                     + "(another process maps it?): the cold figures are partly warm", workload, after * 100));
         }
         List<Result> out = new ArrayList<>();
-        for (int k = 0; k < rows.size(); k++) {
+        for (int k = 0; k < fixed.size(); k++) {
             Row r = rows.get(k);
-            int chunk = k < chunks.size() ? chunks.get(k) : 0;
-            List<Integer> s = settled.get(k);
-            boolean adaptive = chunk == 0;
-            // The first size recorded is the warm-up run's, which Job.measure does not keep either.
-            List<Integer> kept = lastN(s, r.samples().size());
-            List<Double> shares = adaptive ? lastN(adaptiveShares, r.samples().size()) : List.of();
-            List<Boolean> chosen = adaptive ? lastN(adaptiveAhead, r.samples().size()) : List.of();
-            out.add(new Result(r.engine(), chunk, !adaptive && ahead.get(k), workload, cache, r.samples(),
-                    List.copyOf(kept), List.copyOf(shares), List.copyOf(chosen), before, after));
+            out.add(new Result(r.engine(), fixed.get(k).size(), fixed.get(k).ahead(), workload, cache, r.samples(),
+                    List.of(), List.of(), List.of(), before, after));
         }
+        Row r = rows.get(fixed.size());
+        // The first of each list is the warm-up run's, which Job.measure does not keep either.
+        int n = r.samples().size();
+        out.add(new Result(r.engine(), 0, false, workload, cache, r.samples(), List.copyOf(lastN(adaptiveSizes, n)),
+                List.copyOf(lastN(adaptiveShares, n)), List.copyOf(lastN(adaptiveAhead, n)), before, after));
         return out;
+    }
+
+    /** A fixed row's setting. */
+    private record Fixed(int size, boolean ahead) {
     }
 
     private static <T> List<T> lastN(List<T> list, int n) {

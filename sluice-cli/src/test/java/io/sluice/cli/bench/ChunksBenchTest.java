@@ -99,9 +99,10 @@ class ChunksBenchTest {
     private static ChunksBench.Result result(String name, int chunk, double... mbPerSec) {
         List<Sample> samples = java.util.Arrays.stream(mbPerSec).mapToObj(v -> new Sample(0, v * 1e6)).toList();
         return chunk == 0
-                ? new ChunksBench.Result(name, chunk, ChunksBench.PARSE, ChunksBench.WARM, samples,
-                        List.of(256 << 10, 256 << 10, 128 << 10), List.of(0.25, 0.05, 0.1), 1, 1)
-                : new ChunksBench.Result(name, chunk, ChunksBench.PARSE, ChunksBench.WARM, samples, List.of(), 1, 1);
+                ? new ChunksBench.Result(name, chunk, false, ChunksBench.PARSE, ChunksBench.WARM, samples,
+                        List.of(256 << 10, 256 << 10, 128 << 10), List.of(0.25, 0.05, 0.1), List.of(), 1, 1)
+                : new ChunksBench.Result(name, chunk, false, ChunksBench.PARSE, ChunksBench.WARM, samples, List.of(),
+                        List.of(), List.of(), 1, 1);
     }
 
     @Test
