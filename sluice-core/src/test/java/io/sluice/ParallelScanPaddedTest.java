@@ -135,11 +135,7 @@ class ParallelScanPaddedTest {
             default -> rnd.nextInt(400_000);
         };
         double density = new double[] {0, 0.00001, 0.001, 0.05, 0.9}[rnd.nextInt(5)];
-        byte[] file = new byte[size];
-        for (int i = 0; i < size; i++) {
-            byte b = (byte) rnd.nextInt(256);
-            file[i] = rnd.nextDouble() < density ? delimiter : b == delimiter ? (byte) (b + 1) : b;
-        }
+        byte[] file = ParallelScanTest.delimitedBytes(rnd, size, delimiter, density);
         Path p = Files.write(dir.resolve("f"), file);
         int threads = 1 + rnd.nextInt(3);
         long segment = rnd.nextBoolean() ? 1 + rnd.nextInt(70_000) : 0;

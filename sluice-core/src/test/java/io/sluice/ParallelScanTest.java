@@ -59,6 +59,16 @@ class ParallelScanTest {
      * Checks that the segments cover the file exactly, in order, without overlap, and that each starts at a record
      * start and ends after a delimiter or at the end of the file.
      */
+    /** {@code size} random bytes in which {@code delimiter} stands with the given density and nowhere else. */
+    static byte[] delimitedBytes(SplittableRandom rnd, int size, byte delimiter, double density) {
+        byte[] file = new byte[size];
+        for (int i = 0; i < size; i++) {
+            byte b = (byte) rnd.nextInt(256);
+            file[i] = rnd.nextDouble() < density ? delimiter : b == delimiter ? (byte) (b + 1) : b;
+        }
+        return file;
+    }
+
     static void assertWholeRecords(byte[] file, List<Seen> segs, byte delimiter) {
         long at = 0;
         for (Seen s : segs) {
@@ -102,11 +112,7 @@ class ParallelScanTest {
         };
         // from no delimiters at all to a delimiter at almost every byte
         double density = new double[] {0, 0.0005, 0.01, 0.2, 0.95}[rnd.nextInt(5)];
-        byte[] file = new byte[size];
-        for (int i = 0; i < size; i++) {
-            byte b = (byte) rnd.nextInt(256);
-            file[i] = rnd.nextDouble() < density ? delimiter : b == delimiter ? (byte) (b + 1) : b;
-        }
+        byte[] file = delimitedBytes(rnd, size, delimiter, density);
         Path p = Files.write(dir.resolve("f"), file);
         int threads = 1 + rnd.nextInt(4);
         long segment = rnd.nextBoolean() ? 1 + rnd.nextInt(50_000) : 0;
