@@ -19,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Hands a file, or a range of it, to the caller front to back in chunks whose size a {@link ChunkPolicy} chooses
@@ -36,9 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * second buffer while the caller works on the current one: on IO_URING with an asynchronous read on the ring;
  * elsewhere on a background thread (a shared pool of daemon threads named {@code sluice-read-ahead}, one read in
  * flight per reader), offered only where a second processor can run it. Both the copy out of the page cache and any
- * wait for the device then overlap the caller's work: a MAF parse ran 4-5% faster with it on a warm file and 8-9%
- * on a cold one here, where {@code posix_fadvise(WILLNEED)}, which starts the device but leaves the copy to the
- * caller, gained nothing. Files the reader opens itself get {@link Advice#SEQUENTIAL}, which the MMAP engine turns
+ * wait for the device then overlap the caller's work: a MAF parse at a fixed 4 MiB ran about 6% faster with it on a
+ * warm file and 10-12% on a cold one here ({@code sluice bench chunks}, its {@code 4 MiB ahead} row), where
+ * {@code posix_fadvise(WILLNEED)}, which starts the device but leaves the copy to the caller, gained nothing. Files the reader opens itself get {@link Advice#SEQUENTIAL}, which the MMAP engine turns
  * into {@code madvise}.
  *
  * <p>End of input: reading the whole file ({@link #TO_END}), the reader follows the file to where it ends when it
@@ -71,18 +70,8 @@ public final class ChunkedReader implements Closeable {
      * ones: a read blocks its thread in the kernel, which would take a carrier away from the virtual threads. Idle
      * threads end after a minute, so a program that stops reading keeps none.
      */
-    private static final ExecutorService AHEAD_THREADS = Executors.newCachedThreadPool(new ThreadFactory());
-
-    private static final class ThreadFactory implements java.util.concurrent.ThreadFactory {
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread t = new Thread(r, "sluice-read-ahead-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        }
-    }
+    private static final ExecutorService AHEAD_THREADS = Executors.newCachedThreadPool(
+            Thread.ofPlatform().name("sluice-read-ahead-", 1).daemon().factory());
 
     private final PositionalFile file;
     private final boolean ownsFile;
