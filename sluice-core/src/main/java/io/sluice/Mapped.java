@@ -20,9 +20,8 @@ import java.util.Set;
  *
  * <p>No other {@code madvise} hints, as none measured faster here: {@code MADV_POPULATE_READ} on each read region (one
  * call instead of a fault every 16 pages) did not on a warm file, and reads every page of a region even when the
- * visitor needs few; {@code MADV_HUGEPAGE} on a writer's window made new-file writes swing between 0.38 and 1.0 s per
- * GiB against a steady 0.50-0.54 s without it, a gain or a loss depending on what ran before
- * (docs/benchmarks/2026-11-24-writer-hint.md).
+ * visitor needs few; {@code MADV_HUGEPAGE} on a writer's window was a gain or a loss depending on what the memory
+ * had held before, and halved new-file writes among other writers (docs/benchmarks/2026-11-24-writer-hint.md).
  */
 final class Mapped {
     /** From {@code include/uapi/asm-generic/mman-common.h}. */

@@ -24,10 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@link Long#bitCount} per word stays at 13). Most of a short run happens before C2 has compiled anything.</li>
  *   <li>Bytes reach the array by a read into a page-aligned buffer and a bulk copy (a destination 16 bytes past a
  *       page boundary made the kernel's copy four times slower on this machine's CPU), in pieces claimed by one
- *       thread per core for files of more than one piece. Mapping the file instead, with the same threads, was
- *       level at 1 GiB and 16% slower at 4 GiB (page faults and unmapping cost more than the kernel's copy saves),
- *       and a file another process cut would raise SIGBUS in the mapped copy; reads just end where the file now
- *       ends, as GNU wc's do.</li>
+ *       thread per core for files of more than one piece. Mapping files of 128 MiB and more instead, with the same
+ *       threads, took 213 and 533 ms for 1 and 4 GiB against 182 and 456 here: page faults and unmapping cost more
+ *       than the kernel's copy saves (docs/benchmarks/2026-11-24-wc.md). And a file another process cut would raise
+ *       SIGBUS in a mapped copy; reads just end where the file now ends, as GNU wc's do.</li>
  * </ul>
  */
 final class LineCounter {

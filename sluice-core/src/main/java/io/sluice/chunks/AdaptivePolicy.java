@@ -13,8 +13,8 @@ import java.util.function.LongSupplier;
  * <p>How it moves:
  * <ul>
  *   <li><b>First guess</b> from the machine ({@link DeviceHints#firstGuess}), or the size given, with read-ahead
- *       on when the reader offers it: reading the next chunk while the caller works on this one made a MAF parse 4%
- *       faster on a warm file and 15% on a cold one here, and a run that had to find that out first spent its
+ *       on when the reader offers it: reading the next chunk while the caller works on this one made a MAF parse about
+ *       6% faster on a warm file and 10-12% on a cold one here, and a run that had to find that out first spent its
  *       start without it. The first window is read at it and only measured, so the start of a run (a cold file's
  *       first reads, a new buffer's first page faults) weighs on no comparison.</li>
  *   <li><b>Windows.</b> Chunks are grouped into windows of at least {@value #WINDOW_CHUNKS} chunks and the window
