@@ -1,4 +1,4 @@
-package io.sluice.bench;
+package io.sluice.jmh;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

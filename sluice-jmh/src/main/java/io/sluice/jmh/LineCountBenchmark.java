@@ -1,4 +1,4 @@
-package io.sluice.bench;
+package io.sluice.jmh;
 
 import io.sluice.BigFiles;
 import io.sluice.ParallelScan;
