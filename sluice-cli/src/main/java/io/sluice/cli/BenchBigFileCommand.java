@@ -1,8 +1,11 @@
 package io.sluice.cli;
 
-import io.sluice.cli.bench.BigFileBench;
-import io.sluice.cli.bench.ByteSize;
-import io.sluice.cli.bench.Row;
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.BigFileBench;
+import io.sluice.bench.ByteSize;
+import io.sluice.bench.Row;
+import io.sluice.bench.SectionOutput;
+import io.sluice.bench.SectionReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -49,13 +52,13 @@ final class BenchBigFileCommand implements Callable<Integer> {
         BenchChecks.json(common.json);
         Path d = common.dir();
         BenchChecks.space(d, bytes, size != null ? "--size " + size : "the file of " + ByteSize.format(bytes));
-        SectionReport page = SectionReport.start(common.report, d);
-        BenchCommand.describeMachine(err);
+        SectionReport page = BenchCommand.startReport(common.report, d, spec);
+        SectionOutput.describeMachine(err);
         err.printf("sluice bench bigfile: %s file in %s, threads %s, %d rounds%n", ByteSize.format(bytes), d, t, rounds);
         List<Row> rows = new BigFileBench(new BigFileBench.Options(bytes, d, t, rounds), err).run();
         BenchCommand.emit(rows, BigFileBench::baseline, common.json, spec);
         if (page != null) {
-            page.finish("bigfile", w -> io.sluice.cli.bench.Report.json(rows, BigFileBench::baseline, w), spec);
+            page.finish("bigfile", w -> io.sluice.bench.Report.json(rows, BigFileBench::baseline, w));
         }
         return Main.OK;
     }

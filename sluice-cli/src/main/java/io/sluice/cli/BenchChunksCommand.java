@@ -1,8 +1,11 @@
 package io.sluice.cli;
 
 import io.sluice.Engine;
-import io.sluice.cli.bench.ByteSize;
-import io.sluice.cli.bench.ChunksBench;
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.ByteSize;
+import io.sluice.bench.ChunksBench;
+import io.sluice.bench.SectionOutput;
+import io.sluice.bench.SectionReport;
 import io.sluice.chunks.ChunkTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -99,9 +102,9 @@ final class BenchChunksCommand implements Callable<Integer> {
         e.requireAvailable();
         Path d = common.dir();
         BenchChecks.json(common.json);
-        SectionReport page = SectionReport.start(common.report, d);
+        SectionReport page = BenchCommand.startReport(common.report, d, spec);
         PrintWriter err = spec.commandLine().getErr();
-        BenchCommand.describeMachine(err);
+        SectionOutput.describeMachine(err);
         err.printf(Locale.ROOT, "sluice bench chunks: %s of MAF in %s, chunks %s and adaptive, %s, %s%s, %d rounds%n",
                 ByteSize.format(bytes), d, sizes.stream().map(ByteSize::format).toList(), e, String.join(",", cache),
                 raw ? ", with raw reads" : "", common.rounds);
@@ -129,7 +132,7 @@ final class BenchChunksCommand implements Callable<Integer> {
             err.println("wrote " + json);
         }
         if (page != null) {
-            page.finish("chunks", w -> ChunksBench.json(results, e, w), spec);
+            page.finish("chunks", w -> ChunksBench.json(results, e, w));
         }
         return Main.OK;
     }

@@ -1,25 +1,26 @@
 package io.sluice.cli;
 
 import io.sluice.Engine;
-import io.sluice.cli.bench.Bench;
-import io.sluice.cli.bench.ByteSize;
-import io.sluice.cli.bench.Report;
-import io.sluice.cli.bench.Row;
-import io.sluice.cli.bench.Workload;
+import io.sluice.bench.Bench;
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.ByteSize;
+import io.sluice.bench.Report;
+import io.sluice.bench.Row;
+import io.sluice.bench.SectionOutput;
+import io.sluice.bench.SectionReport;
+import io.sluice.bench.Workload;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -80,22 +81,15 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
-        SectionReport page = SectionReport.start(sampling.report, o.dir());
+        SectionReport page = startReport(sampling.report, o.dir(), spec);
         PrintWriter err = spec.commandLine().getErr();
-        describeMachine(err);
+        SectionOutput.describeMachine(err);
         List<Row> rows = new Bench(o, err).run();
         emit(rows, w -> "CLASSIC", sampling.json, spec);
         if (page != null) {
-            page.finish("engines", w -> Report.json(rows, x -> "CLASSIC", w), spec);
+            page.finish("engines", w -> Report.json(rows, x -> "CLASSIC", w));
         }
         return Main.OK;
-    }
-
-    /** The first line of every benchmark's log: what it runs on. */
-    static void describeMachine(PrintWriter err) {
-        err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
-                System.getProperty("os.version"), System.getProperty("os.arch"),
-                Runtime.getRuntime().availableProcessors());
     }
 
     /**
@@ -105,7 +99,11 @@ final class BenchCommand implements Callable<Integer> {
     static void emit(List<Row> rows, Function<Workload, String> baseline, Path json, CommandSpec spec)
             throws IOException {
         writeRows(json, spec, w -> Report.json(rows, baseline, w), w -> Report.table(rows, baseline, w));
-        SectionReport.late(w -> Report.json(rows, baseline, w), spec);
+        OptionSpec option = spec.findOption("--report");
+        OptionSpec dirOption = spec.findOption("--dir");
+        SectionReport.late(option == null ? null : option.getValue(), dirOption == null ? null : dirOption.getValue(),
+                spec.name().equals("bench") ? "engines" : spec.name(), w -> Report.json(rows, baseline, w),
+                spec.commandLine().getErr(), commandText(spec));
     }
 
     /**
@@ -115,21 +113,18 @@ final class BenchCommand implements Callable<Integer> {
     static void writeRows(Path json, CommandSpec spec, Consumer<PrintWriter> rows, Consumer<PrintWriter> table)
             throws IOException {
         PrintWriter err = spec.commandLine().getErr();
-        PrintWriter out = spec.commandLine().getOut();
-        boolean jsonToStdout = json != null && json.toString().equals("-");
         LineTrackingWriter.endLine(err);
-        if (jsonToStdout) {
-            rows.accept(out);
-        } else {
-            table.accept(out);
-        }
-        out.flush();
-        if (json != null && !jsonToStdout) {
-            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
-                rows.accept(w);
-            }
-            err.println("wrote " + json);
-        }
+        SectionOutput.writeRows(json, spec.commandLine().getOut(), err, rows, table);
+    }
+
+    /** {@link SectionReport#start} for a section's {@code --report}, or null without one. */
+    static SectionReport startReport(Path page, Path dir, CommandSpec spec) {
+        return SectionReport.start(page, dir, spec.commandLine().getErr(), commandText(spec));
+    }
+
+    /** The command line as typed, for a report page: {@code sluice bench write --size 1g}. */
+    static String commandText(CommandSpec spec) {
+        return "sluice " + String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
     }
 
     /** The thread counts to measure: the given ones, checked, or 1 and every core. */

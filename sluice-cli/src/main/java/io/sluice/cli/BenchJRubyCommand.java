@@ -1,6 +1,9 @@
 package io.sluice.cli;
 
-import io.sluice.cli.bench.ByteSize;
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.ByteSize;
+import io.sluice.bench.SectionOutput;
+import io.sluice.bench.SectionReport;
 import io.sluice.jruby.bench.JRubyBench;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -81,16 +84,16 @@ final class BenchJRubyCommand implements Callable<Integer> {
         Path d = BenchChecks.dir(dir);
         long bytes = ByteSize.parse(size);
         BenchChecks.space(d, bytes, "--size " + size + " (one file at a time)");
-        SectionReport page = SectionReport.start(output.report, d);
+        SectionReport page = BenchCommand.startReport(output.report, d, spec);
         JRubyBench.Options o = new JRubyBench.Options(bytes, d, chunks, rounds, !noWrites, !noReads,
                 only != null ? only : List.of(), jrubyJar);
         PrintWriter err = spec.commandLine().getErr();
-        BenchCommand.describeMachine(err);
+        SectionOutput.describeMachine(err);
         JRubyBench.Result result = JRubyBench.run(o, err);
         BenchCommand.writeRows(output.json, spec, w -> JRubyBench.json(result, w),
                 w -> JRubyBench.table(result, w));
         if (page != null) {
-            page.finish("jruby", w -> JRubyBench.json(result, w), spec);
+            page.finish("jruby", w -> JRubyBench.json(result, w));
         }
         return Main.OK;
     }

@@ -1,5 +1,8 @@
 package io.sluice.cli;
 
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.SectionOutput;
+import io.sluice.bench.SectionReport;
 import io.sluice.jruby.bench.KvBench;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -68,14 +71,14 @@ final class BenchKvCommand implements Callable<Integer> {
         BenchChecks.rounds(rounds);
         Path d = BenchChecks.dir(dir);
         BenchChecks.space(d, BenchChecks.times(n, 64), "--n " + n + " (one store at a time, about 64 bytes an entry)");
-        SectionReport page = SectionReport.start(output.report, d);
+        SectionReport page = BenchCommand.startReport(output.report, d, spec);
         KvBench.Options o = new KvBench.Options(n, p, gets, scans, rounds, d, jrubyJar);
         PrintWriter err = spec.commandLine().getErr();
-        BenchCommand.describeMachine(err);
+        SectionOutput.describeMachine(err);
         KvBench.Result result = KvBench.run(o, err);
         BenchCommand.writeRows(output.json, spec, w -> KvBench.json(result, w), w -> KvBench.table(result, w));
         if (page != null) {
-            page.finish("kv", w -> KvBench.json(result, w), spec);
+            page.finish("kv", w -> KvBench.json(result, w));
         }
         return Main.OK;
     }

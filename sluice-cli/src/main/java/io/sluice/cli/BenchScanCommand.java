@@ -1,7 +1,10 @@
 package io.sluice.cli;
 
-import io.sluice.cli.bench.ByteSize;
-import io.sluice.cli.bench.ScanBench;
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.ByteSize;
+import io.sluice.bench.ScanBench;
+import io.sluice.bench.SectionOutput;
+import io.sluice.bench.SectionReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -69,9 +72,9 @@ final class BenchScanCommand implements Callable<Integer> {
         if (!kept) {
             BenchChecks.space(d, bytes, "--rows " + n + " (about " + ByteSize.format(bytes) + ")");
         }
-        SectionReport page = SectionReport.start(common.report, d);
+        SectionReport page = BenchCommand.startReport(common.report, d, spec);
         PrintWriter err = spec.commandLine().getErr();
-        BenchCommand.describeMachine(err);
+        SectionOutput.describeMachine(err);
         err.printf(Locale.ROOT, "sluice bench scan: %,d rows in %s, seed %d, ParallelScan threads %s, %d rounds%n", n,
                 d, seed, t, common.rounds);
         ScanBench bench = new ScanBench(new ScanBench.Options(n, seed, d, t, common.rounds, keep), err);
@@ -79,7 +82,7 @@ final class BenchScanCommand implements Callable<Integer> {
         Path json = common.json;
         BenchCommand.writeRows(json, spec, w -> ScanBench.json(results, w), w -> ScanBench.table(results, bench, common.rounds, printResult, w));
         if (page != null) {
-            page.finish("scan", w -> ScanBench.json(results, w), spec);
+            page.finish("scan", w -> ScanBench.json(results, w));
         }
         return Main.OK;
     }

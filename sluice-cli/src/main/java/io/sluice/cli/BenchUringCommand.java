@@ -1,9 +1,12 @@
 package io.sluice.cli;
 
 import io.sluice.Engine;
-import io.sluice.cli.bench.ByteSize;
-import io.sluice.cli.bench.Row;
-import io.sluice.cli.bench.UringBench;
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.ByteSize;
+import io.sluice.bench.Row;
+import io.sluice.bench.SectionOutput;
+import io.sluice.bench.SectionReport;
+import io.sluice.bench.UringBench;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -104,15 +107,15 @@ final class BenchUringCommand implements Callable<Integer> {
         long smallFiles = noOpenReadClose ? 0 : (long) UringBench.SMALL_FILES * UringBench.SMALL_FILE_SIZE;
         BenchChecks.space(dir, BenchChecks.plus(fileSize, smallFiles), "--size " + parent.size
                 + (noOpenReadClose ? "" : " (and 64 MiB of open-read-close files)"));
-        SectionReport page = SectionReport.start(sampling.report, dir);
-        BenchCommand.describeMachine(err);
+        SectionReport page = BenchCommand.startReport(sampling.report, dir, spec);
+        SectionOutput.describeMachine(err);
         List<Integer> writers = noWrites ? List.of() : writeThreads;
         var o = new UringBench.Options(fileSize, dir, threads, sizes, depth, !noDirect, sampleNanos,
                 sampling.rounds, !parent.noFio, noVthreads ? 0 : vthreads, writers, !noOpenReadClose, sqpoll);
         List<Row> rows = new UringBench(o, err).run();
         BenchCommand.emit(rows, UringBench::baseline, sampling.json, spec);
         if (page != null) {
-            page.finish("uring", w -> io.sluice.cli.bench.Report.json(rows, UringBench::baseline, w), spec);
+            page.finish("uring", w -> io.sluice.bench.Report.json(rows, UringBench::baseline, w));
         }
         return Main.OK;
     }

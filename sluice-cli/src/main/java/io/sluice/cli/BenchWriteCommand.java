@@ -1,8 +1,11 @@
 package io.sluice.cli;
 
-import io.sluice.cli.bench.ByteSize;
-import io.sluice.cli.bench.Row;
-import io.sluice.cli.bench.WriteBench;
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.ByteSize;
+import io.sluice.bench.Row;
+import io.sluice.bench.SectionOutput;
+import io.sluice.bench.SectionReport;
+import io.sluice.bench.WriteBench;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -68,15 +71,15 @@ final class BenchWriteCommand implements Callable<Integer> {
         Path d = common.dir();
         // a new file and one kept in the page cache, each of the size
         BenchChecks.space(d, BenchChecks.times(bytes, 2), "--size " + size + " (two files of that size)");
-        SectionReport page = SectionReport.start(common.report, d);
+        SectionReport page = BenchCommand.startReport(common.report, d, spec);
         PrintWriter err = spec.commandLine().getErr();
-        BenchCommand.describeMachine(err);
+        SectionOutput.describeMachine(err);
         err.printf("sluice bench write: %s per run in chunks of %s to %s; writers %s; %d rounds%n",
                 ByteSize.format(bytes), chunkSizes, d, names, rounds);
         List<Row> rows = new WriteBench(new WriteBench.Options(bytes, d, chunks, names, rounds), err).run();
         BenchCommand.emit(rows, w -> WriteBench.BASELINE, common.json, spec);
         if (page != null) {
-            page.finish("write", w -> io.sluice.cli.bench.Report.json(rows, x -> WriteBench.BASELINE, w), spec);
+            page.finish("write", w -> io.sluice.bench.Report.json(rows, x -> WriteBench.BASELINE, w));
         }
         return Main.OK;
     }

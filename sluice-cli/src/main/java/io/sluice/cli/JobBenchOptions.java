@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
-import io.sluice.cli.bench.ByteSize;
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.ByteSize;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 

@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.bench.BenchChecks;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 

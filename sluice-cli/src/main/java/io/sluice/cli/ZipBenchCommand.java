@@ -1,9 +1,12 @@
 package io.sluice.cli;
 
-import io.sluice.cli.bench.Row;
-import io.sluice.cli.bench.ZipBench;
-import io.sluice.cli.bench.ZipBenchArchive;
-import io.sluice.cli.bench.ZipReader;
+import io.sluice.bench.BenchChecks;
+import io.sluice.bench.Row;
+import io.sluice.bench.SectionOutput;
+import io.sluice.bench.SectionReport;
+import io.sluice.bench.ZipBench;
+import io.sluice.bench.ZipBenchArchive;
+import io.sluice.bench.ZipReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -89,15 +92,15 @@ final class ZipBenchCommand implements Callable<Integer> {
         Path d = BenchChecks.dir(dir);
         BenchChecks.space(d, archiveBound(smallEntries, bigEntries), "an archive of " + smallEntries
                 + " small and " + bigEntries + " big entries of each kind");
-        SectionReport page = SectionReport.start(sampling.report, d);
+        SectionReport page = BenchCommand.startReport(sampling.report, d, spec);
         PrintWriter err = spec.commandLine().getErr();
-        BenchCommand.describeMachine(err);
+        SectionOutput.describeMachine(err);
         List<Row> rows = new ZipBench(new ZipBench.Options(d, smallEntries, bigEntries, t, r,
                 sampleNanos, sampling.rounds), err).run();
         String base = r.contains("jdk") ? "jdk" : r.get(0);
         BenchCommand.emit(rows, w -> base, sampling.json, spec);
         if (page != null) {
-            page.finish("zip", w -> io.sluice.cli.bench.Report.json(rows, x -> base, w), spec);
+            page.finish("zip", w -> io.sluice.bench.Report.json(rows, x -> base, w));
         }
         return Main.OK;
     }

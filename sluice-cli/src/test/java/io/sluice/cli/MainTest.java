@@ -3,6 +3,7 @@ package io.sluice.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.bench.BenchChecks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -25,12 +24,11 @@ class ReportCommandTest {
         return Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
     }
 
+    /** A copy of one of the report tests' fixtures, which live with the report's code in sluice-bench. */
     private Path fixture(String name) throws IOException {
-        try (InputStream in = getClass().getResourceAsStream("report/" + name)) {
-            Path p = tmp.resolve(name);
-            Files.copy(in, p);
-            return p;
-        }
+        Path p = tmp.resolve(name);
+        Files.copy(Path.of("..", "sluice-bench", "src", "test", "resources", "io", "sluice", "bench", "report", name), p);
+        return p;
     }
 
     @Test
@@ -64,7 +62,7 @@ class ReportCommandTest {
                 "--writers", "FileOutputStream,MappedWriter", "--dir", dir.toString(), "--json", json.toString(),
                 "--report", page.toString()), err::toString);
         String html = Files.readString(page);
-        int rows = io.sluice.cli.report.ReportInput.read(json, w -> { throw new AssertionError(w); }).orElseThrow()
+        int rows = io.sluice.bench.report.ReportInput.read(json, w -> { throw new AssertionError(w); }).orElseThrow()
                 .sections().get(0).rows().size();
         assertEquals(4, rows, "two writers, new and cached file");
         assertTrue(html.contains("All " + rows + " rows"), "the page has the rows the JSON has");
@@ -87,9 +85,9 @@ class ReportCommandTest {
 
         @Override
         public Integer call() throws IOException {
-            var w = new io.sluice.cli.bench.Workload(io.sluice.cli.bench.Workload.RANDREAD, 4096);
-            var row = new io.sluice.cli.bench.Row("CHANNEL", w, 1, null,
-                    java.util.List.of(new io.sluice.cli.bench.Sample(100, 409.6e6)));
+            var w = new io.sluice.bench.Workload(io.sluice.bench.Workload.RANDREAD, 4096);
+            var row = new io.sluice.bench.Row("CHANNEL", w, 1, null,
+                    java.util.List.of(new io.sluice.bench.Sample(100, 409.6e6)));
             BenchCommand.emit(java.util.List.of(row), x -> "CHANNEL", sampling.json, spec);
             return Main.OK;
         }

@@ -1,8 +1,8 @@
 package io.sluice.jmh;
 
-import io.sluice.cli.bench.ZipBenchArchive;
-import io.sluice.cli.bench.ZipBenchArchive.Kind;
-import io.sluice.cli.bench.ZipReader;
+import io.sluice.bench.ZipBenchArchive;
+import io.sluice.bench.ZipBenchArchive.Kind;
+import io.sluice.bench.ZipReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

@@ -1,0 +1,212 @@
+package io.sluice.bench;
+
+import io.sluice.Engine;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The {@code sluice bench} run: make a file, warm the page cache, then measure every contender on every workload
+ * and thread count, side by side: each round runs every contender once, and the order rotates between rounds so
+ * none is always first or last while the machine's other load comes and goes.
+ */
+public final class Bench {
+    /** What to run. {@code engines} holds engine names and {@value ChannelContender.NAIVE_DIRECT}. */
+    public record Options(long fileSize, Path dir, List<Integer> threads, List<String> engines,
+                          List<Integer> blockSizes, int seqBlockSize, long sampleNanos, int rounds, boolean fio) {
+    }
+
+    private final Options options;
+    private final PrintWriter log;
+
+    /** {@code log} receives progress and notes (standard error in the CLI). */
+    public Bench(Options options, PrintWriter log) {
+        this.options = options;
+        this.log = log;
+    }
+
+    /** The workloads in the order they run: random reads at each block size, then sequential reads. */
+    public List<Workload> workloads() {
+        List<Workload> w = new ArrayList<>();
+        for (int bs : options.blockSizes()) {
+            w.add(new Workload(Workload.RANDREAD, bs));
+        }
+        if (options.seqBlockSize() > 0) {
+            w.add(new Workload(Workload.SEQREAD, options.seqBlockSize()));
+        }
+        return w;
+    }
+
+    /** Checks the engine names and drops, with a note, engines that cannot run here. */
+    List<String> runnableEngines() {
+        List<String> out = new ArrayList<>();
+        for (String name : options.engines()) {
+            if (name.equalsIgnoreCase(ChannelContender.NAIVE_DIRECT)) {
+                out.add(ChannelContender.NAIVE_DIRECT);
+                continue;
+            }
+            Engine e = Engine.parse(name);
+            if (e.isAvailable()) {
+                out.add(e.name());
+            } else {
+                log.printf("note: skipping %s: %s%n", e, e.unavailabilityCause().orElse(""));
+            }
+        }
+        return out;
+    }
+
+    /** Runs everything and returns one row per contender, workload and thread count. */
+    public List<Row> run() throws IOException, InterruptedException {
+        List<String> engines = runnableEngines();
+        String fioVersion = options.fio() ? FioContender.version() : null;
+        if (options.fio() && fioVersion == null) {
+            log.println("note: fio not found on PATH, so there are no reference rows. Install it to compare with what "
+                    + "the machine can do: 'apt-get install fio', 'dnf install fio' or 'brew install fio'.");
+        }
+        List<Workload> workloads = workloads();
+        int cells = workloads.size() * options.threads().size();
+        int fioRows = fioVersion == null ? 0 : engines.contains(Engine.IO_URING.name()) ? 3 : 2;
+        int contenders = engines.size() + fioRows;
+        double seconds = cells * (contenders * options.rounds() + engines.size() / 2.0)
+                * (options.sampleNanos() / 1e9 + 0.02) + cells * options.rounds() * fioRows * 0.15;
+        log.printf(Locale.ROOT, "sluice bench: %s file, %s, threads %s, engines %s%s; %d rounds of %d ms; about %.0f s%n",
+                ByteSize.format(options.fileSize()), workloads, options.threads(), engines,
+                fioVersion == null ? "" : " + " + fioVersion + (fioRows == 3 ? " (psync, mmap, io_uring)" : " (psync, mmap)"),
+                options.rounds(),
+                options.sampleNanos() / 1_000_000, seconds);
+        log.flush();
+
+        try (DataFile data = DataFile.create(options.dir(), options.fileSize(), new Progress(log, "writing test file",
+                options.fileSize()))) {
+            log.printf("test file %s%n", data.path());
+            double warmRate = data.warm();
+            double before = PageCache.residentFraction(data.path());
+            log.printf(Locale.ROOT, "page cache warmed: read %s at %.0f MB/s; %.0f%% resident%n",
+                    ByteSize.format(options.fileSize()), warmRate / 1e6, before * 100);
+            if (before < 0.99) {
+                log.println("warning: the file is not fully in the page cache (too little free memory?); "
+                        + "figures include device reads.");
+            }
+            List<Contender> all = open(engines, fioVersion != null, data);
+            try {
+                List<Row> rows = measure(all, workloads, options.threads(), options.sampleNanos(), options.rounds(), log);
+                double after = PageCache.residentFraction(data.path());
+                log.printf(Locale.ROOT, "page cache after the run: %.0f%% resident%s%n", after * 100,
+                        after < 0.99 ? " (the kernel dropped pages during the run: treat figures with care)" : "");
+                return rows;
+            } finally {
+                for (Contender c : all) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    private List<Contender> open(List<String> engines, boolean fio, DataFile data) throws IOException {
+        List<Contender> all = new ArrayList<>();
+        boolean success = false;
+        try {
+            for (String name : engines) {
+                all.add(name.equals(ChannelContender.NAIVE_DIRECT)
+                        ? ChannelContender.naiveDirect(data.path(), data.size())
+                        : new SluiceContender(Engine.parse(name), data.path(), data.size()));
+            }
+            if (fio) {
+                all.add(new FioContender("psync", data.path(), data.size()));
+                all.add(new FioContender("mmap", data.path(), data.size()));
+                if (engines.contains(Engine.IO_URING.name())) {
+                    // IO_URING's fair reference: the same ring, one request per system call (depth 1, this bench's
+                    // reads are blocking), with the file registered as IO_URING registers it.
+                    all.add(new FioContender("io_uring", data.path(), data.size(), List.of("--registerfiles"), 1));
+                }
+            }
+            success = true;
+            return all;
+        } finally {
+            if (!success) {
+                for (Contender c : all) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Measures every contender on every workload and thread count, side by side: per cell, a warm-up sample each
+     * (not recorded), then {@code rounds} rounds in which every contender runs once, in an order that rotates.
+     */
+    static List<Row> measure(List<Contender> all, List<Workload> workloads, List<Integer> threadCounts,
+                             long sampleNanos, int rounds, PrintWriter log) throws IOException, InterruptedException {
+        List<Row> rows = new ArrayList<>();
+        long t0 = System.nanoTime();
+        int cells = workloads.size() * threadCounts.size();
+        int cell = 0;
+        for (Workload w : workloads) {
+            for (int threads : threadCounts) {
+                cell++;
+                log.printf(Locale.ROOT, "[%2d/%d] %s, %d thread%s (%.0f s elapsed)%n", cell, cells, w, threads,
+                        threads == 1 ? "" : "s", (System.nanoTime() - t0) / 1e9);
+                log.flush();
+                rows.addAll(cell(all, w, threads, sampleNanos, rounds));
+            }
+        }
+        log.printf(Locale.ROOT, "measured in %.0f s%n", (System.nanoTime() - t0) / 1e9);
+        return rows;
+    }
+
+    /**
+     * Measures one cell (a workload at a thread count) side by side: a warm-up sample per Java contender, then
+     * {@code rounds} rounds in which every contender runs once, in an order that rotates between rounds.
+     */
+    static List<Row> cell(List<? extends Contender> all, Workload w, int threads, long sampleNanos, int rounds)
+            throws IOException, InterruptedException {
+        List<List<Sample>> samples = new ArrayList<>();
+        for (Contender c : all) {
+            samples.add(new ArrayList<>());
+            if (!(c instanceof FioContender)) {
+                // Warm-up, not recorded: lets the JIT compile this contender's read path.
+                c.measure(c.adapt(w), threads, sampleNanos / 2);
+            }
+        }
+        for (int round = 0; round < rounds; round++) {
+            for (int k = 0; k < all.size(); k++) {
+                int idx = (k + round) % all.size();
+                Contender c = all.get(idx);
+                samples.get(idx).add(c.measure(c.adapt(w), threads, sampleNanos));
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        for (int k = 0; k < all.size(); k++) {
+            Contender c = all.get(k);
+            rows.add(new Row(c.name(), c.adapt(w), threads, c.fioReference(), List.copyOf(samples.get(k))));
+        }
+        return rows;
+    }
+
+    /** Progress of a long step on the log, at most every 10%. */
+    private static final class Progress implements java.util.function.LongConsumer {
+        private final PrintWriter log;
+        private final String what;
+        private final long total;
+        private int shown;
+
+        Progress(PrintWriter log, String what, long total) {
+            this.log = log;
+            this.what = what;
+            this.total = total;
+        }
+
+        @Override
+        public void accept(long done) {
+            int tenth = (int) (done * 10 / Math.max(1, total));
+            if (tenth > shown) {
+                shown = tenth;
+                log.printf("%s: %d%%%n", what, tenth * 10);
+                log.flush();
+            }
+        }
+    }
+}
