@@ -267,11 +267,10 @@ public final class BenchAll {
             }
             case "jruby", "kv" -> {
                 try {
-                    io.sluice.jruby.bench.JRubyBench.jrubyJar(null);
-                    return Optional.empty();
-                } catch (NoClassDefFoundError e) {
+                    io.sluice.bench.jruby.JRubyBench.jrubyJar(null);
                     // sluice-jruby is an optional dependency: a build without it has no JRuby sections
-                    return Optional.of("sluice-jruby is not on the class path, so this build has no JRuby sections");
+                    io.sluice.bench.jruby.JRubyBench.bindingJar();
+                    return Optional.empty();
                 } catch (IOException e) {
                     return Optional.of(e.getMessage());
                 }

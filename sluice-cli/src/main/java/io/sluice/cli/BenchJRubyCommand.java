@@ -4,7 +4,7 @@ import io.sluice.bench.BenchChecks;
 import io.sluice.bench.ByteSize;
 import io.sluice.bench.SectionOutput;
 import io.sluice.bench.SectionReport;
-import io.sluice.jruby.bench.JRubyBench;
+import io.sluice.bench.jruby.JRubyBench;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice bench jruby}: seed 000's JRuby table. The work is in {@link JRubyBench} (module sluice-jruby), which
+ * {@code sluice bench jruby}: seed 000's JRuby table. The work is in {@link JRubyBench} (module sluice-bench), which
  * runs JRuby from the jruby-complete jar the build copied, so no JRuby installation is needed.
  */
 @Command(name = "jruby", mixinStandardHelpOptions = true, sortOptions = false,

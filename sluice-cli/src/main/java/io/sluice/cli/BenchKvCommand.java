@@ -3,7 +3,7 @@ package io.sluice.cli;
 import io.sluice.bench.BenchChecks;
 import io.sluice.bench.SectionOutput;
 import io.sluice.bench.SectionReport;
-import io.sluice.jruby.bench.KvBench;
+import io.sluice.bench.jruby.KvBench;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code sluice bench kv}: Sluice::DB against the same store from Java and through JRuby's automatic conversion, and
- * Ruby's PStore, on a maf_index-shaped workload. The work is in {@link KvBench} (module sluice-jruby).
+ * Ruby's PStore, on a maf_index-shaped workload. The work is in {@link KvBench} (module sluice-bench).
  */
 @Command(name = "kv", mixinStandardHelpOptions = true, sortOptions = false,
         description = {

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The JRuby half of `sluice bench kv` (io.sluice.jruby.bench.KvBench starts it with SluiceKvBench.main(ARGV) and adds
+# The JRuby half of `sluice bench kv` (io.sluice.bench.jruby.KvBench starts it with SluiceKvBench.main(ARGV) and adds
 # the row measured from Java). An index build shaped like bio-maf's maf_index: N entries loaded one per call (16-byte
 # keys of sequence, bin and start; 16-byte values of offset and length), then random gets, then scans of 100 entries
 # from random keys, through:

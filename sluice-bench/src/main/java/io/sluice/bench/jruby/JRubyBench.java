@@ -1,4 +1,4 @@
-package io.sluice.jruby.bench;
+package io.sluice.bench.jruby;
 
 import io.sluice.PositionalFile;
 import java.io.BufferedReader;
@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  */
 public final class JRubyBench {
     /** The measuring script, a resource of this module's jar. */
-    static final String SCRIPT = "uri:classloader:/io/sluice/jruby/bench/bench.rb";
+    static final String SCRIPT = "uri:classloader:/io/sluice/bench/jruby/bench.rb";
 
     /** The write baseline, as in the seed's table. */
     static final String WRITE_BASELINE = "ruby-File";
@@ -235,8 +235,9 @@ public final class JRubyBench {
                 .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The extension defines Sluice::DB when `sluice` is required, so sluice-db and MVStore must be there too.
         String classPath = String.join(File.pathSeparator, jrubyJar(o.jrubyJar()).toString(),
-                codeSource(JRubyBench.class).toString(), codeSource(PositionalFile.class).toString(),
-                codeSource(io.sluice.db.KvStore.class).toString(), codeSource(org.h2.mvstore.MVStore.class).toString());
+                codeSource(JRubyBench.class).toString(), bindingJar().toString(),
+                codeSource(PositionalFile.class).toString(), codeSource(io.sluice.db.KvStore.class).toString(),
+                codeSource(org.h2.mvstore.MVStore.class).toString());
         // compile.mode=FORCE: JRuby compiles the script to JVM bytecode before running it, as its JIT would a hot
         // method of a long-running program. Each measured loop runs once per round, far below JRuby's JIT threshold,
         // and would otherwise stay in JRuby's interpreter, which adds the same cost to every row and hides the
@@ -291,6 +292,32 @@ public final class JRubyBench {
         } catch (ClassNotFoundException e) {
             throw new IOException("no jruby-complete jar found beside " + here + " nor on the class path: build with "
                     + "./mvnw -pl sluice-cli -am package, or name one with --jruby-jar");
+        }
+    }
+
+    /**
+     * Where the gem's binding ({@code require "sluice"}, module sluice-jruby) is: its jar, or its classes directory.
+     * Found as a resource rather than through a class, which would load JRuby's classes into this JVM.
+     *
+     * @throws IOException when sluice-jruby is not on the class path
+     */
+    public static Path bindingJar() throws IOException {
+        String name = "io/sluice/jruby/SluiceLibrary.class";
+        java.net.URL u = JRubyBench.class.getClassLoader().getResource(name);
+        if (u == null) {
+            throw new IOException("sluice-jruby is not on the class path, so this build has no JRuby sections");
+        }
+        try {
+            if (u.getProtocol().equals("jar")) {
+                return Path.of(((java.net.JarURLConnection) u.openConnection()).getJarFileURL().toURI());
+            }
+            Path p = Path.of(u.toURI());
+            for (int i = 0; i < name.split("/").length; i++) {
+                p = p.getParent();
+            }
+            return p;
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            throw new IOException("cannot tell where " + u + " is", e);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.sluice.jruby.bench;
+package io.sluice.bench.jruby;
 
 import static org.jruby.api.Convert.toLong;
 

@@ -1,15 +1,33 @@
 # frozen_string_literal: true
 
-require "test_helper"
+require "minitest/autorun"
 require "stringio"
+require "tmpdir"
+require "fileutils"
 
-# The measuring half of `sluice bench jruby` (bench.rb, carried in the gem's jar), on a tiny file: every row of every
-# cell, a rehearsal and a round each, sizes checked by the script itself, nothing left behind.
+# Run by io.sluice.bench.jruby.BenchScriptTest, in a JRuby on that test's class path.
+module SluiceTest
+  # A fresh directory per test, removed afterwards.
+  module TempDir
+    def setup
+      super
+      @dir = Dir.mktmpdir("sluice-test")
+    end
+
+    def teardown
+      FileUtils.rm_rf(@dir) if @dir
+      super
+    end
+  end
+end
+
+# The measuring half of `sluice bench jruby` (bench.rb, carried in sluice-bench's jar), on a tiny file: every row of
+# every cell, a rehearsal and a round each, sizes checked by the script itself, nothing left behind.
 class SluiceBenchScriptTest < Minitest::Test
   include SluiceTest::TempDir
 
   def test_the_benchmark_script_measures_every_row
-    load "uri:classloader:/io/sluice/jruby/bench/bench.rb"
+    load "uri:classloader:/io/sluice/bench/jruby/bench.rb"
     out, = capture_io do
       SluiceBench.main(["--size", "65536", "--chunk-sizes", "1024,4096", "--rounds", "1", "--dir", @dir])
     end

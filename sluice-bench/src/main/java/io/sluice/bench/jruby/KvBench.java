@@ -1,4 +1,4 @@
-package io.sluice.jruby.bench;
+package io.sluice.bench.jruby;
 
 import io.sluice.PositionalFile;
 import io.sluice.db.KvCursor;
@@ -30,7 +30,7 @@ import java.util.Random;
  * overhead is the distance between the first and the last.
  */
 public final class KvBench {
-    static final String SCRIPT = "uri:classloader:/io/sluice/jruby/bench/kv_bench.rb";
+    static final String SCRIPT = "uri:classloader:/io/sluice/bench/jruby/kv_bench.rb";
     static final String SLUICE = "Sluice::DB";
     static final String JAVA = "KvStore-java";
     static final String AUTO = "MVStore-autoconversion";
@@ -185,7 +185,8 @@ public final class KvBench {
         String java = ProcessHandle.current().info().command()
                 .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String classPath = String.join(File.pathSeparator, JRubyBench.jrubyJar(o.jrubyJar()).toString(),
-                codeSource(KvBench.class), codeSource(PositionalFile.class), codeSource(KvStore.class),
+                codeSource(KvBench.class), JRubyBench.bindingJar().toString(), codeSource(PositionalFile.class),
+                codeSource(KvStore.class),
                 codeSource(org.h2.mvstore.MVStore.class));
         List<String> rows = new ArrayList<>(List.of(SLUICE, AUTO));
         if (o.pstoreN() > 0) {

@@ -1,4 +1,4 @@
-package io.sluice.jruby.bench;
+package io.sluice.bench.jruby;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

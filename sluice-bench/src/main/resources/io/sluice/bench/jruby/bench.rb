@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The measuring half of `sluice bench jruby`, run by JRuby in a JVM of its own (io.sluice.jruby.bench.JRubyBench
+# The measuring half of `sluice bench jruby`, run by JRuby in a JVM of its own (io.sluice.bench.jruby.JRubyBench
 # starts it with SluiceBench.main(ARGV), reads the samples it prints and makes the table). Seed 000's experiment: a file written front to back
 # in String chunks by each of the seed's strategies and by Sluice::MappedWriter, to a new file and over a cached
 # one; then reads of a cached file, Ruby's File against Sluice::File#pread.
@@ -14,7 +14,7 @@ require "java"
 require "jruby"
 require "tmpdir"
 require "sluice"
-JRuby::Util.load_ext("io.sluice.jruby.bench.BenchLibrary")
+JRuby::Util.load_ext("io.sluice.bench.jruby.BenchLibrary")
 
 module SluiceBench
   java_import java.nio.channels.FileChannel
@@ -99,7 +99,7 @@ module SluiceBench
       w.close
     end,
     "MmapFile-autoboxing" => lambda do |path, new_file, data, count|
-      w = Java::IoSluiceJrubyBench::SeedMmapFile.new(path, new_file, WINDOW)
+      w = Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, WINDOW)
       i = 0
       while i < count
         w.writeString(data)
@@ -108,7 +108,7 @@ module SluiceBench
       w.close
     end,
     "MmapFile-unboxed-safe" => lambda do |path, new_file, data, count|
-      w = Java::IoSluiceJrubyBench::SeedMmapFile.new(path, new_file, WINDOW)
+      w = Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, WINDOW)
       i = 0
       while i < count
         w.writeSafe(data)
@@ -117,7 +117,7 @@ module SluiceBench
       w.close
     end,
     "MmapFile-unboxed-unsafe" => lambda do |path, new_file, data, count|
-      w = Java::IoSluiceJrubyBench::SeedMmapFile.new(path, new_file, WINDOW)
+      w = Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, WINDOW)
       i = 0
       while i < count
         w.writeUnsafe(data)
