@@ -1,6 +1,9 @@
 package io.sluice.cli;
 
 import io.sluice.ParallelScan;
+import io.sluice.cli.wc.CtypeLocale;
+import io.sluice.cli.wc.LineCounter;
+import io.sluice.cli.wc.WordCounter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.cli.wc;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       SIGBUS in a mapped copy; reads just end where the file now ends, as GNU wc's do.</li>
  * </ul>
  */
-final class LineCounter {
+public final class LineCounter {
     /** Bytes claimed by a thread at a time. */
     static final long PIECE = 8L << 20;
     /** Bytes copied into the array and counted at a time: the array stays in the core's cache. */
@@ -51,7 +51,7 @@ final class LineCounter {
      * @param threads threads to count with; 0 for one per core
      * @throws IOException if the file cannot be opened or read; the message names the call, the file and the range
      */
-    static long count(Path path, long size, int threads) throws IOException {
+    public static long count(Path path, long size, int threads) throws IOException {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
             n = (int) Math.max(1, Math.min(n, (size + PIECE - 1) / PIECE));

@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.cli.wc;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,9 +17,9 @@ import java.util.Arrays;
  *
  * <p>Loaded on first use (only UTF-8 counting needs it); immutable afterwards, so safe to share between threads.
  */
-final class CharWidths {
+public final class CharWidths {
     /** Class of a code point: {@code iswprint} refuses it. */
-    static final int NOT_PRINTABLE = -1;
+    public static final int NOT_PRINTABLE = -1;
 
     /** The class of every BMP code point from U+0080, as {@code width + 1}: 0 not printable, then 1, 2, 3. */
     private static final byte[] BMP = new byte[0x10000];
@@ -85,7 +85,7 @@ final class CharWidths {
      * The columns code point {@code cp} (U+0080 or more) takes: 0, 1 or 2, or {@link #NOT_PRINTABLE}. Code points
      * past U+10FFFF (which glibc's decoder accepts in five- and six-byte forms) are not printable.
      */
-    static int of(int cp) {
+    public static int of(int cp) {
         if (cp < 0x10000) {
             return BMP[cp] - 1;
         }

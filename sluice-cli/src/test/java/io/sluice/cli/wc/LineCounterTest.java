@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.cli.wc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

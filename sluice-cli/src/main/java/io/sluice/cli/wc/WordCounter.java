@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.cli.wc;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -35,13 +35,16 @@ import java.util.Map;
  * <p>Counts add up across calls, so a file can be counted in pieces; a piece must not cut a UTF-8 sequence, which
  * a piece ending after a newline never does. Not thread-safe: one counter per thread, then {@link #add}.
  */
-final class WordCounter {
-    static final byte OTHER = 0;
-    static final byte PRINTABLE = 1;
-    static final byte SPACE = 2;
+public final class WordCounter {
+    /** {@link #classify}: neither printable nor space (a control character, say). */
+    public static final byte OTHER = 0;
+    /** {@link #classify}: printable, so part of a word. */
+    public static final byte PRINTABLE = 1;
+    /** {@link #classify}: a space, which ends a word. */
+    public static final byte SPACE = 2;
 
     /** The longest sequence glibc decodes as one character (and {@link #sequenceLength} accepts). */
-    static final int MAX_SEQUENCE = 6;
+    public static final int MAX_SEQUENCE = 6;
 
     /** The word class of each ASCII byte: the same in the C locale and in UTF-8. */
     private static final byte[] ASCII = new byte[128];
@@ -85,37 +88,39 @@ final class WordCounter {
      * @param noBreakIsSpace whether U+00A0, U+2007, U+202F and U+2060 end words (GNU wc's default; not when the
      *                       environment has {@code POSIXLY_CORRECT})
      */
-    WordCounter(boolean utf8, boolean noBreakIsSpace, boolean all) {
+    public WordCounter(boolean utf8, boolean noBreakIsSpace, boolean all) {
         this.utf8 = utf8;
         this.noBreakIsSpace = noBreakIsSpace;
         this.all = all;
     }
 
     /** A counter with the character classes the environment {@code env} selects, as GNU wc would use. */
-    static WordCounter forEnvironment(Map<String, String> env, boolean all) {
+    public static WordCounter forEnvironment(Map<String, String> env, boolean all) {
         return new WordCounter(CtypeLocale.isUtf8(env), !env.containsKey("POSIXLY_CORRECT"), all);
     }
 
-    long lines() {
+    /** Newlines counted. */
+    public long lines() {
         return lines;
     }
 
-    long words() {
+    /** Words counted. */
+    public long words() {
         return words;
     }
 
     /** Characters counted, when made with {@code all}; else 0. */
-    long chars() {
+    public long chars() {
         return chars;
     }
 
     /** The widest line's width, the line still open included, when made with {@code all}; else 0. */
-    long maxLineWidth() {
+    public long maxLineWidth() {
         return Math.max(widest, width);
     }
 
     /** Adds another counter's counts to this one (for the merge of a parallel count); the widths take the wider. */
-    WordCounter add(WordCounter other) {
+    public WordCounter add(WordCounter other) {
         lines += other.lines;
         words += other.words;
         chars += other.chars;
@@ -128,7 +133,7 @@ final class WordCounter {
      * Counts the bytes of {@code s}, which begins at the start of the input or just after a newline, and ends at a
      * newline or the end of the input.
      */
-    void count(MemorySegment s) {
+    public void count(MemorySegment s) {
         // A segment always starts a line outside a word: at the start, or after a newline, which is a space.
         widest = maxLineWidth();
         width = 0;
@@ -137,7 +142,7 @@ final class WordCounter {
     }
 
     /** Counts the bytes of {@code s} as the continuation of what was counted before (a stream read in pieces). */
-    void countMore(MemorySegment s) {
+    public void countMore(MemorySegment s) {
         if (all) {
             countAll(s);
         } else {
@@ -302,7 +307,7 @@ final class WordCounter {
     }
 
     /** The length a sequence starting with byte {@code b} claims, valid or not (for cutting a stream). */
-    static int claimedLength(int b) {
+    public static int claimedLength(int b) {
         return b >= 0xFC ? 6 : b >= 0xF8 ? 5 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
     }
 
@@ -318,7 +323,7 @@ final class WordCounter {
      * The class of a code point from U+0080 up, as glibc's {@code iswprint} and {@code iswspace} give it, and with
      * {@code noBreakIsSpace} wc's own list of no-break spaces.
      */
-    static byte classify(int cp, boolean noBreakIsSpace) {
+    public static byte classify(int cp, boolean noBreakIsSpace) {
         if (noBreakIsSpace && (cp == 0x00A0 || cp == 0x2007 || cp == 0x202F || cp == 0x2060)) {
             return SPACE;
         }

@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.cli.wc;
 
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -25,7 +25,7 @@ import java.util.Map;
  * found as a directory is taken to be in the archive, which is not read. Only a locale whose code set is UTF-8 is
  * read as UTF-8; every other one as C, so single-byte code sets such as ISO-8859-1 are not supported.
  */
-final class CtypeLocale {
+public final class CtypeLocale {
     /** The categories {@code setlocale(LC_ALL, "")} sets, each from its own variable. */
     private static final String[] CATEGORIES = {"LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY",
         "LC_MESSAGES", "LC_PAPER", "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE", "LC_MEASUREMENT", "LC_IDENTIFICATION"};
@@ -35,7 +35,7 @@ final class CtypeLocale {
     }
 
     /** Whether GNU wc with environment {@code env} would decode UTF-8 (else it reads single bytes, as in C). */
-    static boolean isUtf8(Map<String, String> env) {
+    public static boolean isUtf8(Map<String, String> env) {
         for (String category : CATEGORIES) {
             if (!isAvailable(nameFor(env, category), env)) {
                 return false;
