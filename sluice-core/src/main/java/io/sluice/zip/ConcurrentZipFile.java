@@ -68,7 +68,10 @@ import java.util.zip.ZipException;
  * the charset given to {@link #open(Path, Charset)}) are read, as are archives with something prepended (a launcher
  * script, a self-extractor): their offsets are taken relative to where the archive really starts. A legacy name that
  * comes with an Info-ZIP Unicode Path extra field (0x7075, which 7-Zip and WinZip write) is replaced by that field's
- * UTF-8 name, if the field's CRC-32 matches the legacy name (a tool that renamed the entry may have left a stale one).
+ * UTF-8 name, if the field's CRC-32 matches the legacy name (a tool that renamed the entry may have left a stale one);
+ * where the legacy name has no backslash, the field's backslashes (WinZip writes them) become slashes, so the name
+ * keeps the legacy name's directories. Whether an entry is a directory comes from the legacy name and the attributes,
+ * never from the field.
  *
  * <p><b>Errors</b> in the archive are {@link ZipException}s naming the archive, the entry and the offset. Open
  * refuses structural damage: a central directory that is cut short or points outside the file, entries whose data
@@ -540,7 +543,6 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      * they are the same entry of the same archive.
      */
     public static final class Entry {
-        private static final int UNIX = 3;
         private static final int S_IFMT = 0xF000;
         private static final int S_IFLNK = 0xA000;
 
@@ -564,9 +566,13 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             return index;
         }
 
-        /** Whether the name ends with {@code /}, which makes the entry a directory. */
+        /**
+         * Whether the entry is a directory: its name as stored ends with {@code /}, or it holds no data and its
+         * attributes say so (the MS-DOS directory bit, or a Unix directory mode). A Unicode Path field, which only
+         * spells the name in UTF-8, does not change it.
+         */
         public boolean isDirectory() {
-            return name.endsWith("/");
+            return zip.cen.isDirectory(index);
         }
 
         /**
@@ -574,7 +580,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
          * the link's target.
          */
         public boolean isSymbolicLink() {
-            return (zip.cen.madeBy[index] & 0xFF) == UNIX
+            return (zip.cen.madeBy[index] & 0xFF) == CentralDirectory.UNIX_HOST
                     && ((zip.cen.externalAttributes[index] >>> 16) & S_IFMT) == S_IFLNK;
         }
 
