@@ -28,51 +28,41 @@ final class ZipCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code s} with every character that could change what a terminal shows written as an escape, so that a name
-     * from an archive can neither start a new line of output nor send a terminal control sequence: C0 and C1
-     * control characters (newline, escape, the single-byte CSI), format characters (among them the bidirectional
-     * overrides, which reorder what follows), line and paragraph separators, and unpaired surrogates. Newline,
-     * carriage return and tab are shown as {@code \n}, {@code \r} and {@code \t}, the rest as a backslash and
-     * {@code x} with two hex digits (below 256) or {@code u} with four; a backslash is doubled, so that a name
-     * holding such an escape literally still reads differently from one holding the character.
+     * {@code s} with the characters a terminal acts on written in caret notation, so that a name from an archive can
+     * neither start a new line of output nor send a terminal control sequence, and with every other character left as
+     * it is, so that a script reading names from the listing gets the names: a C0 control character or DEL is a caret
+     * and the character 64 away ({@code ^J} for newline, {@code ^[} for escape, {@code ^?} for DEL), as
+     * {@code unzip -l} writes C0; a C1 control character (U+0080 to U+009F, among them the single-character CSI) is
+     * {@code M-} and the caret form of its low seven bits ({@code M-^[} for U+009B), as {@code cat -v} writes such
+     * bytes. A backslash, a caret or a format character such as a bidirectional override is printed as it is.
      */
     static String printable(String s) {
         int i = 0;
-        while (i < s.length() && !needsEscape(s.codePointAt(i))) {
-            i += Character.charCount(s.codePointAt(i));
+        while (i < s.length() && !isControl(s.charAt(i))) {
+            i++;
         }
         if (i == s.length()) {
             return s;
         }
         StringBuilder b = new StringBuilder(s.length() + 16).append(s, 0, i);
-        while (i < s.length()) {
-            int c = s.codePointAt(i);
-            i += Character.charCount(c);
-            if (!needsEscape(c)) {
-                b.appendCodePoint(c);
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!isControl(c)) {
+                b.append(c);
                 continue;
             }
-            switch (c) {
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> b.append(String.format(c < 0x100 ? "\\x%02x" : "\\u%04x", c));
+            if (c >= 0x80) {
+                b.append("M-");
+                c -= 0x80;
             }
+            b.append('^').append((char) (c ^ 0x40));
         }
         return b.toString();
     }
 
-    private static boolean needsEscape(int c) {
-        if (c >= 0x20 && c < 0x7F) {
-            return c == '\\';
-        }
-        return switch (Character.getType(c)) {
-            // An unpaired surrogate comes out of codePointAt as itself, of type SURROGATE.
-            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
-                 Character.SURROGATE -> true;
-            default -> false;
-        };
+    /** C0, DEL and C1: what a terminal may act on rather than show. */
+    private static boolean isControl(char c) {
+        return c < 0x20 || c >= 0x7F && c < 0xA0;
     }
 
     /**
