@@ -3,6 +3,7 @@ package io.sluice.cli;
 import io.sluice.zip.ConcurrentZipFile;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -21,9 +22,13 @@ final class ZipCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** With no subcommand: one line naming them and where the help is, rather than the whole help. */
     @Override
     public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(spec.qualifiedName() + ": missing subcommand (" + String.join(", ", spec.subcommands().keySet())
+                + "); see '" + spec.qualifiedName() + " --help'");
+        err.flush();
         return Main.BAD_INPUT;
     }
 
@@ -66,19 +71,28 @@ final class ZipCommand implements Callable<Integer> {
     }
 
     /**
-     * Opens {@code archive} for a subcommand; an archive that cannot be read at all is bad input (exit 2), with the
-     * reason on standard error, and null is returned.
+     * Opens {@code archive} for a subcommand; an archive that cannot be read at all (missing, not a regular file, not
+     * readable, not a zip archive) is bad input (exit 2), with the path and the reason on one line of standard error,
+     * and null is returned.
      */
     static ConcurrentZipFile open(Path archive, CommandLine cl) throws IOException {
         try {
             return ConcurrentZipFile.open(archive);
-        } catch (ZipException | NoSuchFileException e) {
-            PrintWriter err = cl.getErr();
+        } catch (NoSuchFileException e) {
+            return refused(cl, "no such file: " + e.getFile());
+        } catch (FileSystemException e) {
+            // A directory, a FIFO, a file that may not be read: the path and the cause, on one line.
+            return refused(cl, Main.describe(e));
+        } catch (ZipException e) {
             // The message may hold a name from the archive.
-            err.println("sluice: " + (e instanceof NoSuchFileException ? "no such file: " : "")
-                    + printable(String.valueOf(e.getMessage())));
-            err.flush();
-            return null;
+            return refused(cl, String.valueOf(e.getMessage()));
         }
+    }
+
+    private static ConcurrentZipFile refused(CommandLine cl, String why) {
+        PrintWriter err = cl.getErr();
+        err.println("sluice: " + printable(why));
+        err.flush();
+        return null;
     }
 }

@@ -108,6 +108,23 @@ class ZipCommandTest {
         assertEquals(Main.BAD_INPUT, run("zip", "test"));
     }
 
+    /** A directory said "No such device"; the line now names the path and what it is, and the exit is bad input. */
+    @Test
+    void aDirectoryIsRefusedAsSuch() throws IOException {
+        Path d = Files.createDirectories(dir.resolve("d"));
+        assertEquals(Main.BAD_INPUT, run("zip", "test", d.toString()));
+        assertEquals("sluice: " + d + ": Is a directory\n", err.toString());
+        assertEquals("", out.toString());
+    }
+
+    /** With no subcommand, one line and a hint instead of the whole help, and exit 2. */
+    @Test
+    void zipAloneSaysASubcommandIsMissing() {
+        assertEquals(Main.BAD_INPUT, run("zip"));
+        assertEquals("sluice zip: missing subcommand (test, ls); see 'sluice zip --help'\n", err.toString());
+        assertEquals("", out.toString());
+    }
+
     @Test
     void lsAndTestEscapeNamesThatCouldForgeLinesOrDriveTheTerminal() throws IOException {
         Path p = dir.resolve("names.zip");

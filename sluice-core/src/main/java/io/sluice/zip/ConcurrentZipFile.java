@@ -24,8 +24,10 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -124,6 +126,8 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      *
      * @throws ZipException if the file is not a readable zip archive; the message names the offset and the problem
      * @throws java.nio.file.NoSuchFileException if there is no such file
+     * @throws FileSystemException naming the path, if it is a directory ({@code Is a directory}), a FIFO, a socket or a
+     *                             device
      * @throws IOException if the file cannot be opened or mapped
      */
     public static ConcurrentZipFile open(Path path) throws IOException {
@@ -138,6 +142,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      */
     public static ConcurrentZipFile open(Path path, Charset legacyCharset) throws IOException {
         Objects.requireNonNull(path, "path");
+        requireRegularFile(path);
         Arena arena = Arena.ofShared();
         boolean success = false;
         try (FileChannel ch = FileChannel.open(path)) {
@@ -152,6 +157,44 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
                 arena.close();
             }
         }
+    }
+
+    /**
+     * Refuses, before anything is opened, what is not a regular file, naming the path and what it is, in the words of
+     * PositionalFile's engines: a directory as the JDK says it ({@code Is a directory}: it opens, then fails to map
+     * with "No such device"), and a FIFO, socket or device as such (opening a FIFO waits for a writer, and what it
+     * then reads has no end to find the central directory at). A path that cannot be looked at (missing, say) is left
+     * to the open, which reports it as the JDK does.
+     */
+    private static void requireRegularFile(Path path) throws IOException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (IOException e) {
+            return;
+        }
+        if (a.isRegularFile()) {
+            return;
+        }
+        if (a.isDirectory()) {
+            throw new FileSystemException(path.toString(), null, "Is a directory");
+        }
+        String kind;
+        try {
+            // st_mode's file type bits (<sys/stat.h>).
+            kind = switch ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) {
+                case 0010000 -> "a FIFO";
+                case 0140000 -> "a socket";
+                case 0020000 -> "a character device";
+                case 0060000 -> "a block device";
+                default -> "not a regular file";
+            };
+        } catch (IOException | UnsupportedOperationException e) {
+            kind = "not a regular file";
+        }
+        throw new FileSystemException(path.toString(), null, kind.startsWith("not") ? "is " + kind
+                + ", so it cannot be read as a zip archive" : "is " + kind + ", not a regular file, so it cannot be read"
+                + " as a zip archive");
     }
 
     /** An archive held in memory, for tests and fuzzing: {@code bytes} stay the caller's. */
