@@ -76,11 +76,51 @@ import java.util.zip.ZipException;
  * never from the field.
  *
  * <p><b>Errors</b> in the archive are {@link ZipException}s naming the archive, the entry and the offset. Open
- * refuses structural damage: a central directory that is cut short or points outside the file, entries whose data
- * overlap (the "overlapping files" zip bomb), compressed sizes that run past the end of the data, counts and sizes
- * that cannot fit or that disagree, and end records that describe nothing checkable (bytes that merely end like an
- * archive are not opened as an empty one). An entry's own problems (unsupported method, encryption, a size deflate
- * cannot produce from its compressed size, a bad CRC) surface when it is read.
+ * refuses structural damage, listed below; an entry's own problems (unsupported method, encryption, a size deflate
+ * cannot produce from its compressed size, a bad CRC) surface when it is read. An empty central directory that is
+ * not where its offset says is an empty archive with something before it, and the end record's count of entries "on
+ * this disk" is not held against its total, as every reference reads them.
+ *
+ * <p><b>What is refused</b> at open, each with the references that refuse the same input (in parentheses: the JDK's
+ * {@link java.util.zip.ZipFile}, Python's zipfile, Info-ZIP's unzip reporting an error, Commons Compress), or the
+ * reason where none does; {@code RefusalsTest} holds one input per item and checks the JDK's verdict:
+ * <ul>
+ *   <li>Shorter than an end record: 22 bytes at least (JDK, python, unzip, commons-compress).</li>
+ *   <li>No end record: no end record signature in the last 64 KiB + 22 bytes (JDK, python, unzip,
+ *       commons-compress).</li>
+ *   <li>Split over disks: a disk number other than 0 in the end record; the other disks are not here
+ *       (commons-compress).</li>
+ *   <li>Zip64 count above 2^63: a count, size or offset that is negative as a Java long (JDK, unzip).</li>
+ *   <li>Directory larger than the file: more directory than bytes before the end record (JDK, python, unzip).</li>
+ *   <li>Directory offset past the directory: the start of the archive is missing (JDK, unzip,
+ *       commons-compress).</li>
+ *   <li>More entries than the directory can hold: 46 bytes each, checked before anything is allocated (JDK,
+ *       unzip).</li>
+ *   <li>No directory where the end record puts it: no header signature at its start (JDK, python, unzip).</li>
+ *   <li>Directory cut short: fewer bytes than a header left at its end (JDK, python).</li>
+ *   <li>Header without signature: a header in the directory that does not start with one (JDK, python, unzip).</li>
+ *   <li>Header running past the directory: its name, extra field and comment reach past the directory's end (JDK,
+ *       unzip, commons-compress).</li>
+ *   <li>Count differs from the directory: the end record's count is not the number of headers, also modulo 65536
+ *       (unzip).</li>
+ *   <li>Name flagged UTF-8 that is not: it could not be looked up, and two names could decode alike (JDK,
+ *       python).</li>
+ *   <li>Entry on another disk: no reference refuses it; Sluice does because an entry's offset counts on its own
+ *       disk, which split archives are and this file is not, so what is at that offset here is not the entry.</li>
+ *   <li>Negative Zip64 size: a size or offset in a Zip64 extra field above 2^63 (JDK, commons-compress).</li>
+ *   <li>Local header offset outside the data: at or past the central directory (commons-compress).</li>
+ *   <li>Zip64 field lacking a deferred value: the header's 0xFFFFFFFF sends a size or offset to a Zip64 field that
+ *       does not hold it (JDK, python, commons-compress).</li>
+ *   <li>Extra field running past the extra data: one that claims more bytes than are left, met while looking for
+ *       the Zip64 field (JDK, python, commons-compress).</li>
+ *   <li>Overlapping entries: no reference refuses it at open; Sluice does because entries that share data are the
+ *       "overlapping files" zip bomb, which makes a small archive extract to an enormous size, and no tool writes
+ *       them.</li>
+ *   <li>Compressed size past the directory: data that would run into the central directory
+ *       (commons-compress).</li>
+ *   <li>Prefix without the first local header: the offsets imply something prepended, yet the first entry is not
+ *       where that puts it (commons-compress).</li>
+ * </ul>
  *
  * <p><b>Threads and closing.</b> Every method may be called from any thread. {@link #close()} may run while other
  * threads read: they get {@link ClosedChannelException} (an {@link IOException}), never a crash. Entries of any size
