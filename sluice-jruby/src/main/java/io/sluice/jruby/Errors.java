@@ -47,7 +47,8 @@ final class Errors {
 
     /**
      * How the library explains a mapped write the file system could not back (MappedWriter's populate request, or a
-     * SIGBUS in a mapped copy): the message goes on to list the causes, a full disk first.
+     * SIGBUS in a mapped copy), in a message that starts with the operation ({@code write(path=...}) and lists the
+     * possible causes, a full disk among them.
      */
     private static final String NO_PAGES = "full or over quota";
 
@@ -116,10 +117,11 @@ final class Errors {
      */
     static Errno errnoOf(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c.getMessage() != null && c.getMessage().contains(NO_PAGES)) {
+            if (c.getMessage() != null && c.getMessage().startsWith("write") && c.getMessage().contains(NO_PAGES)) {
                 // A mapped write whose pages the file system could not supply. The library reports the EFAULT of
                 // MADV_POPULATE_WRITE (or a SIGBUS) it got, but what the caller needs to know is the full disk that is
-                // nearly always behind it, which is what Ruby's File would raise writing the same bytes.
+                // nearly always behind it, which is what Ruby's File would raise writing the same bytes. A read that
+                // faults is not this: no disk fills up under a read.
                 return Errno.ENOSPC;
             }
             if (c instanceof FileSystemException f && f.getReason() != null) {
