@@ -273,4 +273,37 @@ class SluiceDBTest < Minitest::Test
     assert_operator seen[2], :>, 0
     db.close
   end
+
+  # An open the system refuses: the path and the cause (no MVStore version tag), the error code Kyoto Cabinet would
+  # give, and with GEXCEPTIONAL the Errno:: class Ruby's File.open raises for the same path.
+  def assert_open_refused(file, errno, code, cause)
+    assert_raises(errno) { File.open(file, "w") }
+    db = DB.new
+    refute db.open(file)
+    assert_equal code, db.error.code
+    assert_includes db.error.message, file
+    assert_includes db.error.message, cause
+    refute_match(/\[\d+\.\d+\.\d+/, db.error.message, "no version tag of the store library")
+    error = assert_raises(errno) { DB.new(DB::GEXCEPTIONAL).open(file) }
+    assert_includes error.message, file
+    assert_includes error.message, cause
+  end
+
+  def test_open_on_a_read_only_file_system_is_erofs_naming_path_and_cause
+    with_tmpfs("ro", "ro,size=1m") do |mnt|
+      assert_open_refused(File.join(mnt, "t.kct"), Errno::EROFS, DB::Error::NOPERM, "Read-only file system")
+    end
+  end
+
+  def test_open_under_a_file_is_enotdir
+    File.write(path("plain"), "x")
+    assert_open_refused(path("plain/t.kct"), Errno::ENOTDIR, DB::Error::SYSTEM, "Not a directory")
+  end
+
+  def test_open_in_a_directory_without_write_permission_is_eacces
+    skip "root may write any directory, so nothing here is refused with EACCES" if Process.euid.zero?
+    locked = path("locked")
+    Dir.mkdir(locked, 0o555)
+    assert_open_refused(File.join(locked, "t.kct"), Errno::EACCES, DB::Error::NOPERM, "Permission denied")
+  end
 end

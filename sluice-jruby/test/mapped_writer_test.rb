@@ -66,4 +66,18 @@ class SluiceMappedWriterTest < Minitest::Test
     assert_equal "kept", File.binread(path("r"))
     assert_raises(Sluice::Error) { writer << "late" }
   end
+
+  def test_a_full_file_system_is_enospc_explaining_the_cause
+    with_tmpfs("full", "size=1m") do |mnt|
+      file = File.join(mnt, "log.bin")
+      # What Ruby's own File says on the same file system, for comparison.
+      assert_raises(Errno::ENOSPC) { File.open(File.join(mnt, "plain"), "w") { |f| f.write("x" * (2 << 20)) } }
+      File.delete(File.join(mnt, "plain"))
+      error = assert_raises(Errno::ENOSPC) do
+        Sluice::MappedWriter.open(file) { |w| 4096.times { w << ("x" * 1024) } }
+      end
+      assert_includes error.message, file
+      assert_includes error.message, "full or over quota", "the message says what most likely happened"
+    end
+  end
 end

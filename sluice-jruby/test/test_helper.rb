@@ -47,5 +47,22 @@ module SluiceTest
     def path(name)
       File.join(@dir, name)
     end
+
+    # Mounts a tmpfs with +options+ (such as "size=1m" or "ro") on a new directory +name+ under the test's directory,
+    # yields its path and unmounts it. Skips, saying why, where mounting is not allowed (it needs root, or a user
+    # namespace that grants it).
+    def with_tmpfs(name, options)
+      mnt = path(name)
+      Dir.mkdir(mnt)
+      out = IO.popen(["mount", "-t", "tmpfs", "-o", options, "tmpfs", mnt], err: %i[child out], &:read)
+      skip "needs a tmpfs mounted with #{options}, and mount said: #{out.strip} (exit #{$?.exitstatus})" unless $?.success?
+      begin
+        yield mnt
+      ensure
+        system("umount", mnt)
+      end
+    rescue Errno::ENOENT => e
+      skip "needs mount(8) to mount a tmpfs: #{e.message}"
+    end
   end
 end

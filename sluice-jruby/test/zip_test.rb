@@ -124,4 +124,18 @@ class SluiceZipTest < Minitest::Test
     assert_predicate archive, :closed?
     assert_raises(Sluice::Error) { archive.read("a") }
   end
+
+  def test_a_directory_is_eisdir_as_for_ruby_file
+    assert_raises(Errno::EISDIR) { File.open(@dir) { |f| f.read } }
+    error = assert_raises(Errno::EISDIR) { Sluice::Zip.open(@dir) }
+    assert_includes error.message, @dir
+  end
+
+  def test_each_on_a_closed_archive_raises_as_names_does
+    zip = Sluice::Zip.open(make_zip(path("c.zip"), { "a" => ["x".b, :stored] }))
+    zip.close
+    names_error = assert_raises(Sluice::Error) { zip.names }
+    each_error = assert_raises(Sluice::Error) { zip.each { |_| flunk "yielded from a closed archive" } }
+    assert_equal names_error.message.sub("names(", "each("), each_error.message
+  end
 end

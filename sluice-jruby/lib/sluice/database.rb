@@ -21,6 +21,9 @@ module Sluice
   # * Writes outside transactions are committed about once a second and on close/synchronize, not at each call;
   #   OAUTOTRAN and OAUTOSYNC are accepted and ignored (use transactions for atomic, durable groups of writes).
   # * Methods Kyoto Cabinet has and this store has not raise NotImplementedError.
+  # * With GEXCEPTIONAL, an open the system refuses (permission denied, a read-only file system, a file where a
+  #   directory should be) raises the Errno:: class File.open would raise for that path, with the path and the cause
+  #   in its message; db.error still records it (NOPERM for permission and read-only file systems, else SYSTEM).
   class DB
     # Open modes (Kyoto Cabinet's values).
     OREADER = 1 << 0

@@ -53,6 +53,12 @@ final class CentralDirectory {
     private static final int[] NO_INTS = new int[0];
     /** The most entries an archive may have, so the hash index (twice as many slots) fits in an array. */
     static final int MAX_ENTRIES = 1 << 28;
+    /** The MS-DOS directory attribute, in the low byte of the external attributes. */
+    private static final int MSDOS_DIRECTORY = 0x10;
+    /** "Version made by" host 3: the high 16 bits of the external attributes are a Unix mode. */
+    static final int UNIX_HOST = 3;
+    private static final int S_IFMT = 0xF000;
+    private static final int S_IFDIR = 0x4000;
 
     final String archive;
     final EndRecord end;
@@ -91,6 +97,8 @@ final class CentralDirectory {
     private final BitSet unicodePaths;
     /** The charset of names without the UTF-8 flag; null means code page 437, as APPNOTE says. */
     private final Charset legacyCharset;
+    /** The entries that are directories: by the raw name's trailing slash, or by their attributes. */
+    private final BitSet directories;
 
     private CentralDirectory(Builder b, EndRecord end, Charset legacyCharset) {
         this.archive = b.archive;
@@ -111,6 +119,7 @@ final class CentralDirectory {
         this.legacyNames = b.legacyNames;
         this.unicodePaths = b.unicodePaths;
         this.legacyCharset = legacyCharset;
+        this.directories = b.directories;
         this.hashSeed = java.util.concurrent.ThreadLocalRandom.current().nextInt();
         this.hashSlots = count == 0 ? NO_INTS : new int[Integer.highestOneBit(count) << 2];
         int mask = hashSlots.length - 1;
@@ -180,6 +189,14 @@ final class CentralDirectory {
     /** Whether entry i's name in {@link #names} is UTF-8: its flag says so, or it came from a Unicode Path field. */
     boolean isUtf8(int i) {
         return ((flagsAndMethods[i] >>> 16) & FLAG_UTF8) != 0 || (unicodePaths != null && unicodePaths.get(i));
+    }
+
+    /**
+     * Whether entry i is a directory: its raw name ends with a slash (a Unicode Path only spells the name), or it holds
+     * no data and its attributes say directory (the MS-DOS directory bit, or a Unix directory mode).
+     */
+    boolean isDirectory(int i) {
+        return directories.get(i);
     }
 
     int flags(int i) {
@@ -304,6 +321,7 @@ final class CentralDirectory {
         int nameBytes;
         boolean legacyNames;
         BitSet unicodePaths;
+        final BitSet directories = new BitSet();
         long[] dataLimits;
 
         Builder(String archive, EndRecord end) {
@@ -369,11 +387,13 @@ final class CentralDirectory {
             roomForName(nameLen, pos);
             MemorySegment.copy(f, ValueLayout.JAVA_BYTE, pos + CENHDR, names, nameBytes, nameLen);
             int flags = u16(f, pos + CENFLG);
+            boolean rawDirectory = nameLen > 0 && names[nameBytes + nameLen - 1] == '/';
             // The name kept in the table: the header's, or the UTF-8 one of a Unicode Path field that matches it.
             int tableLen = nameLen;
             byte[] unicode = (flags & FLAG_UTF8) == 0 && extraLen > 0
                     ? unicodePath(f, pos + CENHDR + nameLen, extraLen, names, nameBytes, nameLen) : null;
             if (unicode != null) {
+                sameSeparators(unicode, names, nameBytes, nameLen);
                 roomForName(unicode.length, pos);
                 System.arraycopy(unicode, 0, names, nameBytes, unicode.length);
                 tableLen = unicode.length;
@@ -430,7 +450,40 @@ final class CentralDirectory {
             externalAttributes[i] = f.get(ZipLayout.U32, pos + CENATX);
             madeBy[i] = f.get(ValueLayout.JAVA_BYTE, pos + CENVEM + 1);
             headerPositions[i] = pos;
+            if (rawDirectory || size == 0 && directoryAttributes(externalAttributes[i], madeBy[i])) {
+                directories.set(i);
+            }
             return next;
+        }
+
+        /**
+         * Whether external attributes {@code attributes} of an entry made on host {@code host} say directory: the
+         * MS-DOS directory bit in the low byte (which Info-ZIP sets on Unix as well), or, from Unix, the directory
+         * type in the mode in the high 16 bits.
+         */
+        private static boolean directoryAttributes(int attributes, byte host) {
+            return (attributes & MSDOS_DIRECTORY) != 0
+                    || (host & 0xFF) == UNIX_HOST && ((attributes >>> 16) & S_IFMT) == S_IFDIR;
+        }
+
+        /**
+         * Gives a Unicode Path name the separators of the raw name it spells: where the raw name has no backslash,
+         * each backslash of the Unicode Path is a separator written the Windows way (WinZip does so) and becomes a
+         * slash. The name would otherwise differ from the raw one in its structure: {@code ä\} for the directory
+         * {@code ä/} is no directory, and is not found by the raw name's lookup. A raw name with backslashes keeps
+         * them, and so does its Unicode Path.
+         */
+        private static void sameSeparators(byte[] unicode, byte[] raw, int from, int len) {
+            for (int k = from; k < from + len; k++) {
+                if (raw[k] == '\\') {
+                    return;
+                }
+            }
+            for (int k = 0; k < unicode.length; k++) {
+                if (unicode[k] == '\\') {
+                    unicode[k] = '/';
+                }
+            }
         }
 
         /** Makes room in {@link #names} for a name of {@code len} bytes more. */

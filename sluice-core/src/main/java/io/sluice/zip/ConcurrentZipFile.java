@@ -24,8 +24,10 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -68,14 +70,57 @@ import java.util.zip.ZipException;
  * the charset given to {@link #open(Path, Charset)}) are read, as are archives with something prepended (a launcher
  * script, a self-extractor): their offsets are taken relative to where the archive really starts. A legacy name that
  * comes with an Info-ZIP Unicode Path extra field (0x7075, which 7-Zip and WinZip write) is replaced by that field's
- * UTF-8 name, if the field's CRC-32 matches the legacy name (a tool that renamed the entry may have left a stale one).
+ * UTF-8 name, if the field's CRC-32 matches the legacy name (a tool that renamed the entry may have left a stale one);
+ * where the legacy name has no backslash, the field's backslashes (WinZip writes them) become slashes, so the name
+ * keeps the legacy name's directories. Whether an entry is a directory comes from the legacy name and the attributes,
+ * never from the field.
  *
  * <p><b>Errors</b> in the archive are {@link ZipException}s naming the archive, the entry and the offset. Open
- * refuses structural damage: a central directory that is cut short or points outside the file, entries whose data
- * overlap (the "overlapping files" zip bomb), compressed sizes that run past the end of the data, counts and sizes
- * that cannot fit or that disagree, and end records that describe nothing checkable (bytes that merely end like an
- * archive are not opened as an empty one). An entry's own problems (unsupported method, encryption, a size deflate
- * cannot produce from its compressed size, a bad CRC) surface when it is read.
+ * refuses structural damage, listed below; an entry's own problems (unsupported method, encryption, a size deflate
+ * cannot produce from its compressed size, a bad CRC) surface when it is read. An empty central directory that is
+ * not where its offset says is an empty archive with something before it, and the end record's count of entries "on
+ * this disk" is not held against its total, as every reference reads them.
+ *
+ * <p><b>What is refused</b> at open, each with the references that refuse the same input (in parentheses: the JDK's
+ * {@link java.util.zip.ZipFile}, Python's zipfile, Info-ZIP's unzip reporting an error, Commons Compress), or the
+ * reason where none does; {@code RefusalsTest} holds one input per item and checks the JDK's verdict:
+ * <ul>
+ *   <li>Shorter than an end record: 22 bytes at least (JDK, python, unzip, commons-compress).</li>
+ *   <li>No end record: no end record signature in the last 64 KiB + 22 bytes (JDK, python, unzip,
+ *       commons-compress).</li>
+ *   <li>Split over disks: a disk number other than 0 in the end record; the other disks are not here
+ *       (commons-compress).</li>
+ *   <li>Zip64 count above 2^63: a count, size or offset that is negative as a Java long (JDK, unzip).</li>
+ *   <li>Directory larger than the file: more directory than bytes before the end record (JDK, python, unzip).</li>
+ *   <li>Directory offset past the directory: the start of the archive is missing (JDK, unzip,
+ *       commons-compress).</li>
+ *   <li>More entries than the directory can hold: 46 bytes each, checked before anything is allocated (JDK,
+ *       unzip).</li>
+ *   <li>No directory where the end record puts it: no header signature at its start (JDK, python, unzip).</li>
+ *   <li>Directory cut short: fewer bytes than a header left at its end (JDK, python).</li>
+ *   <li>Header without signature: a header in the directory that does not start with one (JDK, python, unzip).</li>
+ *   <li>Header running past the directory: its name, extra field and comment reach past the directory's end (JDK,
+ *       unzip, commons-compress).</li>
+ *   <li>Count differs from the directory: the end record's count is not the number of headers, also modulo 65536
+ *       (unzip).</li>
+ *   <li>Name flagged UTF-8 that is not: it could not be looked up, and two names could decode alike (JDK,
+ *       python).</li>
+ *   <li>Entry on another disk: no reference refuses it; Sluice does because an entry's offset counts on its own
+ *       disk, which split archives are and this file is not, so what is at that offset here is not the entry.</li>
+ *   <li>Negative Zip64 size: a size or offset in a Zip64 extra field above 2^63 (JDK, commons-compress).</li>
+ *   <li>Local header offset outside the data: at or past the central directory (commons-compress).</li>
+ *   <li>Zip64 field lacking a deferred value: the header's 0xFFFFFFFF sends a size or offset to a Zip64 field that
+ *       does not hold it (JDK, python, commons-compress).</li>
+ *   <li>Extra field running past the extra data: one that claims more bytes than are left, met while looking for
+ *       the Zip64 field (JDK, python, commons-compress).</li>
+ *   <li>Overlapping entries: no reference refuses it at open; Sluice does because entries that share data are the
+ *       "overlapping files" zip bomb, which makes a small archive extract to an enormous size, and no tool writes
+ *       them.</li>
+ *   <li>Compressed size past the directory: data that would run into the central directory
+ *       (commons-compress).</li>
+ *   <li>Prefix without the first local header: the offsets imply something prepended, yet the first entry is not
+ *       where that puts it (commons-compress).</li>
+ * </ul>
  *
  * <p><b>Threads and closing.</b> Every method may be called from any thread. {@link #close()} may run while other
  * threads read: they get {@link ClosedChannelException} (an {@link IOException}), never a crash. Entries of any size
@@ -121,6 +166,8 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      *
      * @throws ZipException if the file is not a readable zip archive; the message names the offset and the problem
      * @throws java.nio.file.NoSuchFileException if there is no such file
+     * @throws FileSystemException naming the path, if it is a directory ({@code Is a directory}), a FIFO, a socket or a
+     *                             device
      * @throws IOException if the file cannot be opened or mapped
      */
     public static ConcurrentZipFile open(Path path) throws IOException {
@@ -135,6 +182,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      */
     public static ConcurrentZipFile open(Path path, Charset legacyCharset) throws IOException {
         Objects.requireNonNull(path, "path");
+        requireRegularFile(path);
         Arena arena = Arena.ofShared();
         boolean success = false;
         try (FileChannel ch = FileChannel.open(path)) {
@@ -149,6 +197,44 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
                 arena.close();
             }
         }
+    }
+
+    /**
+     * Refuses, before anything is opened, what is not a regular file, naming the path and what it is, in the words of
+     * PositionalFile's engines: a directory as the JDK says it ({@code Is a directory}: it opens, then fails to map
+     * with "No such device"), and a FIFO, socket or device as such (opening a FIFO waits for a writer, and what it
+     * then reads has no end to find the central directory at). A path that cannot be looked at (missing, say) is left
+     * to the open, which reports it as the JDK does.
+     */
+    private static void requireRegularFile(Path path) throws IOException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (IOException e) {
+            return;
+        }
+        if (a.isRegularFile()) {
+            return;
+        }
+        if (a.isDirectory()) {
+            throw new FileSystemException(path.toString(), null, "Is a directory");
+        }
+        String kind;
+        try {
+            // st_mode's file type bits (<sys/stat.h>).
+            kind = switch ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) {
+                case 0010000 -> "a FIFO";
+                case 0140000 -> "a socket";
+                case 0020000 -> "a character device";
+                case 0060000 -> "a block device";
+                default -> "not a regular file";
+            };
+        } catch (IOException | UnsupportedOperationException e) {
+            kind = "not a regular file";
+        }
+        throw new FileSystemException(path.toString(), null, kind.startsWith("not") ? "is " + kind
+                + ", so it cannot be read as a zip archive" : "is " + kind + ", not a regular file, so it cannot be read"
+                + " as a zip archive");
     }
 
     /** An archive held in memory, for tests and fuzzing: {@code bytes} stay the caller's. */
@@ -540,7 +626,6 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      * they are the same entry of the same archive.
      */
     public static final class Entry {
-        private static final int UNIX = 3;
         private static final int S_IFMT = 0xF000;
         private static final int S_IFLNK = 0xA000;
 
@@ -564,9 +649,13 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             return index;
         }
 
-        /** Whether the name ends with {@code /}, which makes the entry a directory. */
+        /**
+         * Whether the entry is a directory: its name as stored ends with {@code /}, or it holds no data and its
+         * attributes say so (the MS-DOS directory bit, or a Unix directory mode). A Unicode Path field, which only
+         * spells the name in UTF-8, does not change it.
+         */
         public boolean isDirectory() {
-            return name.endsWith("/");
+            return zip.cen.isDirectory(index);
         }
 
         /**
@@ -574,7 +663,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
          * the link's target.
          */
         public boolean isSymbolicLink() {
-            return (zip.cen.madeBy[index] & 0xFF) == UNIX
+            return (zip.cen.madeBy[index] & 0xFF) == CentralDirectory.UNIX_HOST
                     && ((zip.cen.externalAttributes[index] >>> 16) & S_IFMT) == S_IFLNK;
         }
 

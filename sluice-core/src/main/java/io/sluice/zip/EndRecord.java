@@ -137,15 +137,12 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
             throw ZipErrors.archive(archive, pos, "archive is split over several disks (this is disk " + disk
                     + "), which is not supported");
         }
-        if (entries < 0 || entriesHere < 0 || cenSize < 0 || cenOffset < 0) {
+        if (entries < 0 || cenSize < 0 || cenOffset < 0) {
             throw ZipErrors.archive(archive, pos, "Zip64 end record has an entry count, size or offset above 2^63");
         }
-        if (entriesHere != entries) {
-            // On the one disk of an archive both counts are the same; bytes that merely look like an end record
-            // rarely agree.
-            throw ZipErrors.archive(archive, pos, "the end record declares " + entries + " entries in all but "
-                    + entriesHere + " on this disk, which is the only one");
-        }
+        // The entries on this disk (entriesHere) are not checked against the total: on the only disk both should be
+        // the same, but the total is the count that is checked against the directory itself, and the JDK, Python's
+        // zipfile, Info-ZIP and Commons Compress all read archives whose two counts differ.
         long cenStart = cenEnd - cenSize;
         if (cenStart < 0) {
             throw ZipErrors.archive(archive, pos, "central directory of " + cenSize
@@ -164,12 +161,9 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
             throw ZipErrors.archive(archive, cenStart, "no central directory where the end record at " + pos
                     + " says it starts");
         }
-        if (cenSize == 0 && base > 0) {
-            // An empty directory confirms nothing: taking the bytes before it as a prepended launcher would open any
-            // file that ends in something like an end record (zeros, say) as an empty archive.
-            throw ZipErrors.archive(archive, pos, "not a zip archive: the end record declares no entries, and puts"
-                    + " the central directory at offset " + cenOffset + " where it really is at " + cenStart);
-        }
+        // An empty directory where its offset does not put it is an empty archive with something before it (a
+        // launcher with an empty archive appended), as the JDK, Python's zipfile and Commons Compress read it: no entry
+        // can be misread from it, so there is nothing to refuse.
         return new EndRecord(pos, cenStart, cenSize, entries, base, zip64, pos + ENDHDR, commentLength);
     }
 

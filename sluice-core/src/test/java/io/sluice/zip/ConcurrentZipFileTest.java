@@ -227,6 +227,44 @@ class ConcurrentZipFileTest {
         }
     }
 
+    /**
+     * What is not a regular file is refused before it is opened, in one line naming the path and what it is, as the
+     * engines of PositionalFile word it: a directory used to fail mapping with "No such device", and a FIFO to wait
+     * for a writer and then say "0 bytes is shorter than an end record".
+     */
+    @Test
+    void directoriesAndFifosAreRefusedNamingWhatTheyAre() throws Exception {
+        java.nio.file.FileSystemException dirFailure = assertThrows(java.nio.file.FileSystemException.class,
+                () -> ConcurrentZipFile.open(dir));
+        assertEquals(dir + ": Is a directory", dirFailure.getMessage());
+
+        Path fifo = dir.resolve("fifo");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+        assertTrue(mk.waitFor(30, TimeUnit.SECONDS) && mk.exitValue() == 0, "mkfifo failed");
+        // A writer, so that an open that does reach the FIFO returns instead of waiting for one.
+        Thread writer = Thread.ofPlatform().daemon().start(() -> {
+            try (OutputStream o = Files.newOutputStream(fifo)) {
+                o.flush();
+            } catch (IOException ignored) {
+                // Only there to be opened.
+            }
+        });
+        try {
+            java.nio.file.FileSystemException fifoFailure = assertThrows(java.nio.file.FileSystemException.class,
+                    () -> ConcurrentZipFile.open(fifo));
+            assertEquals(fifo + ": is a FIFO, not a regular file, so it cannot be read as a zip archive",
+                    fifoFailure.getMessage());
+        } finally {
+            // Lets the writer's open return if the archive's open did not pair with it.
+            if (writer.isAlive()) {
+                try (InputStream in = Files.newInputStream(fifo)) {
+                    in.readAllBytes();
+                }
+            }
+            writer.join(10_000);
+        }
+    }
+
     @Test
     void readsTheInfoZipUnicodePathWhenItMatchesTheRawName() throws IOException {
         // 7-Zip and WinZip write a legacy name and beside it, in extra field 0x7075, the real one in UTF-8 with the

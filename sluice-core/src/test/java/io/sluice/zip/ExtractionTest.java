@@ -140,4 +140,72 @@ class ExtractionTest {
         assertEquals("mine", Files.readString(mine));
         assertFalse(Files.exists(out.resolve("a.txt")), "a.txt, written by the failed run, is removed");
     }
+
+    /**
+     * WinZip writes an Info-ZIP Unicode Path field with backslashes where the raw name has slashes. Before the field was
+     * read, this archive extracted whole from its raw names; taking {@code ä\} for the directory {@code ä/} made it a
+     * file and the entry beneath it failed with "Not a directory".
+     */
+    @Test
+    void aWinZipUnicodePathWithBackslashesExtractsLikeItsRawName() throws IOException {
+        // 0x84 is ä and 0x94 is ö in code page 437, WinZip's legacy charset.
+        byte[] dirRaw = {(byte) 0x84, '/'};
+        byte[] fileRaw = {(byte) 0x84, '/', (byte) 0x94, '.', 't', 'x', 't'};
+        byte[] subRaw = {(byte) 0x84, '/', 's', '/'};
+        byte[] deepRaw = {(byte) 0x84, '/', 's', '/', 'd', '.', 'b', 'i', 'n'};
+        ZipBuilder.Built b = new ZipBuilder().add("readme.txt", text(300, 1), STORED)
+                .addWithExtra(dirRaw, false, new byte[0], ZipBuilder.unicodePath(1, dirRaw, "ä\\"))
+                .addWithExtra(fileRaw, false, text(200, 2), ZipBuilder.unicodePath(1, fileRaw, "ä\\ö.txt"))
+                .addWithExtra(subRaw, false, new byte[0], ZipBuilder.unicodePath(1, subRaw, "ä\\s\\"))
+                .addWithExtra(deepRaw, false, random(50, 3), ZipBuilder.unicodePath(1, deepRaw, "ä\\s\\d.bin"))
+                .build();
+        // WinZip marks directories with the MS-DOS directory attribute too.
+        b.putInt(b.cenHeaders()[1] + ZipLayout.CENATX, 0x10).putInt(b.cenHeaders()[3] + ZipLayout.CENATX, 0x10);
+        Path out = dir.resolve("out");
+        try (ConcurrentZipFile zip = ConcurrentZipFile.open(Files.write(dir.resolve("winzip.zip"), b.bytes()))) {
+            assertEquals(java.util.List.of("readme.txt", "ä/", "ä/ö.txt", "ä/s/", "ä/s/d.bin"),
+                    zip.stream().map(ConcurrentZipFile.Entry::getName).toList());
+            assertTrue(zip.getEntry("ä").isDirectory());
+            assertTrue(zip.getEntry("ä/s/").isDirectory());
+            assertFalse(zip.getEntry("ä/ö.txt").isDirectory());
+            assertEquals(5, zip.extractTo(out));
+        }
+        assertTrue(Files.isDirectory(out.resolve("ä")));
+        assertTrue(Files.isDirectory(out.resolve("ä/s")));
+        assertArrayEquals(text(300, 1), Files.readAllBytes(out.resolve("readme.txt")));
+        assertArrayEquals(text(200, 2), Files.readAllBytes(out.resolve("ä/ö.txt")));
+        assertArrayEquals(random(50, 3), Files.readAllBytes(out.resolve("ä/s/d.bin")));
+    }
+
+    /**
+     * An entry is a directory by its raw name or by its attributes, whatever its Unicode Path says: the field is only
+     * the name, spelled in UTF-8.
+     */
+    @Test
+    void directoryNessComesFromTheRawNameAndTheAttributes() throws IOException {
+        byte[] slashRaw = {(byte) 0x84, '/'};
+        byte[] dosRaw = {'d', 'o', 's'};
+        byte[] dataRaw = {'d', 'a', 't', 'a'};
+        ZipBuilder.Built b = new ZipBuilder()
+                // The Unicode Path lost the trailing slash: the raw name still says directory.
+                .addWithExtra(slashRaw, false, new byte[0], ZipBuilder.unicodePath(1, slashRaw, "ä"))
+                // No slash anywhere, but the MS-DOS directory attribute, and no data.
+                .addWithExtra(dosRaw, false, new byte[0], new byte[0])
+                // A Unix directory mode.
+                .addUnix("unixdir", new byte[0], 040755)
+                // An attribute that says directory on an entry with data is not believed: the data would be lost.
+                .addWithExtra(dataRaw, false, text(10, 4), new byte[0])
+                .build();
+        b.putInt(b.cenHeaders()[1] + ZipLayout.CENATX, 0x10).putInt(b.cenHeaders()[3] + ZipLayout.CENATX, 0x10);
+        Path out = dir.resolve("out");
+        try (ConcurrentZipFile zip = ConcurrentZipFile.open(Files.write(dir.resolve("attrs.zip"), b.bytes()))) {
+            assertEquals(java.util.List.of(true, true, true, false),
+                    zip.stream().map(ConcurrentZipFile.Entry::isDirectory).toList());
+            assertEquals(4, zip.extractTo(out));
+        }
+        assertTrue(Files.isDirectory(out.resolve("ä")));
+        assertTrue(Files.isDirectory(out.resolve("dos")));
+        assertTrue(Files.isDirectory(out.resolve("unixdir")));
+        assertArrayEquals(text(10, 4), Files.readAllBytes(out.resolve("data")));
+    }
 }

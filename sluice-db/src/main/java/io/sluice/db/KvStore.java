@@ -93,6 +93,30 @@ public final class KvStore implements AutoCloseable {
         }
     }
 
+    /** What failed, from the JDK's exception: its reason, or for the kinds that have none, the C library's text. */
+    private static String cause(IOException e) {
+        if (e instanceof java.nio.file.FileSystemException f) {
+            if (f.getReason() != null) {
+                return f.getReason();
+            }
+            if (f instanceof java.nio.file.AccessDeniedException) {
+                return "Permission denied";
+            }
+            if (f instanceof NoSuchFileException) {
+                return "No such file or directory";
+            }
+            if (f instanceof java.nio.file.FileAlreadyExistsException) {
+                return "File exists";
+            }
+        }
+        return e.getMessage() != null ? withoutVersion(e.getMessage()) : e.toString();
+    }
+
+    /** {@code message} without MVStore's trailing " [2.3.232/1]" (its version and error code). */
+    private static String withoutVersion(String message) {
+        return message == null ? null : message.replaceFirst("\\s*\\[\\d+\\.\\d+\\.\\d+(/-?\\d+)?\\]$", "");
+    }
+
     /**
      * Opens the store in file {@code path}.
      *
@@ -119,7 +143,14 @@ public final class KvStore implements AutoCloseable {
                 throw new IOException("open(" + p + "): the file is locked by another process (or is open in this "
                         + "process already): a store file is opened by one writer or by readers only", e);
             }
-            throw new IOException("open(" + p + "): " + e.getMessage(), e);
+            // MVStore says "Could not open file X [2.3.232/1]": the cause is in the JDK's exception beneath, and the
+            // bracket is MVStore's version and error code, which mean nothing to whoever opened the store.
+            for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+                if (c instanceof IOException io) {
+                    throw new IOException("open(" + p + "): " + cause(io), e);
+                }
+            }
+            throw new IOException("open(" + p + "): " + withoutVersion(e.getMessage()), e);
         } catch (IllegalArgumentException e) {
             // MVStore's answer to a missing directory, among others.
             throw new IOException("open(" + p + "): " + e.getMessage(), e);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -188,6 +189,20 @@ class KvStoreTest {
         } catch (IOException e) {
             throw new AssertionError(e);
         }
+    }
+
+    /**
+     * A store that cannot be opened is named with the cause the system gave, without MVStore's "Could not open file
+     * ... [2.3.232/1]" (which named no cause and carried the library's version).
+     */
+    @Test
+    void aFailedOpenSaysThePathAndTheCause() throws IOException {
+        Path plain = Files.writeString(dir.resolve("plain"), "x");
+        Path f = plain.resolve("s.db");
+        IOException e = assertThrows(IOException.class, () -> KvStore.open(f, true, true, false));
+        assertEquals("open(" + f + "): Not a directory", e.getMessage());
+        IOException d = assertThrows(IOException.class, () -> KvStore.open(dir, true, true, false));
+        assertEquals("open(" + dir + "): Is a directory", d.getMessage());
     }
 
     @Test

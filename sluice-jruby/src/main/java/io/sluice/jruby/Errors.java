@@ -45,6 +45,13 @@ final class Errors {
      */
     private static final Map<String, Errno> BY_TEXT = new HashMap<>();
 
+    /**
+     * How the library explains a mapped write the file system could not back (MappedWriter's populate request, or a
+     * SIGBUS in a mapped copy), in a message that starts with the operation ({@code write(path=...}) and lists the
+     * possible causes, a full disk among them.
+     */
+    private static final String NO_PAGES = "full or over quota";
+
     static {
         for (Errno e : Errno.values()) {
             if (e.defined() && e.description() != null && !e.description().isBlank()) {
@@ -110,6 +117,13 @@ final class Errors {
      */
     static Errno errnoOf(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c.getMessage() != null && c.getMessage().startsWith("write") && c.getMessage().contains(NO_PAGES)) {
+                // A mapped write whose pages the file system could not supply. The library reports the EFAULT of
+                // MADV_POPULATE_WRITE (or a SIGBUS) it got, but what the caller needs to know is the full disk that is
+                // nearly always behind it, which is what Ruby's File would raise writing the same bytes. A read that
+                // faults is not this: no disk fills up under a read.
+                return Errno.ENOSPC;
+            }
             if (c instanceof FileSystemException f && f.getReason() != null) {
                 Errno e = BY_TEXT.get(f.getReason());
                 if (e != null) {

@@ -38,7 +38,8 @@ import org.jruby.util.ByteList;
  *
  * <p>Errors follow Kyoto Cabinet: a failed call returns false, nil or -1 and records an error ({@code db.error});
  * with {@code GEXCEPTIONAL} the errors other than "no record", "duplicate record" and "logical inconsistency" raise
- * {@code Sluice::DB::Error::X<NAME>}. The parts written in Ruby (open's argument parsing, blocks, iteration, the error
+ * {@code Sluice::DB::Error::X<NAME>}, except an open the system refuses, which raises the {@code Errno::} class Ruby's
+ * {@code File.open} would (see {@code openFailed}). The parts written in Ruby (open's argument parsing, blocks, iteration, the error
  * object) are in {@code lib/sluice/database.rb}.
  */
 @SuppressWarnings("serial")
@@ -99,9 +100,31 @@ public final class RubyDB extends RubyObject {
         } catch (NoSuchFileException e) {
             return fail(context, NOREPOS, "open failed: no such file: " + e.getFile());
         } catch (IOException e) {
-            return fail(context, SYSTEM, e.getMessage());
+            return openFailed(context, e);
         }
         return context.tru;
+    }
+
+    /**
+     * Records a failed open: NOPERM when the system refused the access (permission, a read-only file system), else
+     * SYSTEM. In exceptional mode a failure with an errno raises its {@code Errno::} class, as Ruby's {@code File.open}
+     * of the same path would, with the path and the cause in the message.
+     */
+    private IRubyObject openFailed(ThreadContext context, IOException e) {
+        jnr.constants.platform.Errno errno = Errors.errnoOf(e);
+        if (errno == null) {
+            return fail(context, SYSTEM, e.getMessage());
+        }
+        int code = switch (errno) {
+            case EACCES, EPERM, EROFS -> NOPERM;
+            default -> SYSTEM;
+        };
+        if (!exceptional) {
+            return fail(context, code, e.getMessage());
+        }
+        errorCode = code;
+        errorMessage = e.getMessage();
+        throw context.runtime.newErrnoFromErrno(errno, e.getMessage());
     }
 
     /** {@code sluice_fail(code, message)} (private): records an error (raising in exceptional mode); false. */

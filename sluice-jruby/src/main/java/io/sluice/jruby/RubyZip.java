@@ -108,16 +108,20 @@ public final class RubyZip extends RubyObject {
             return RubyEnumerator.enumeratorize(context.runtime, this, "each");
         }
         ConcurrentZipFile z = zip(context);
-        int n;
+        // The archive's iterator, as names and entries use: on a closed archive it raises as they do.
+        java.util.Iterator<ConcurrentZipFile.Entry> it;
         try {
-            n = z.size();
+            it = z.iterator();
         } catch (Exception e) {
             throw Errors.toRuby(context, e, "each(" + z.getName() + ")");
         }
-        for (int i = 0; i < n; i++) {
+        while (true) {
             ConcurrentZipFile.Entry e;
             try {
-                e = z.entry(i);
+                if (!it.hasNext()) {
+                    break;
+                }
+                e = it.next();
             } catch (Exception x) {
                 throw Errors.toRuby(context, x, "each(" + z.getName() + ")");
             }
