@@ -106,13 +106,15 @@ final class MappedFile extends PositionalFile {
         Arena arena = Arena.ofShared();
         boolean success = false;
         try {
-            MemorySegment seg = MemorySegment.NULL;
-            FileChannel c = channel.get();
-            try {
-                seg = c.map(mode, 0, size, arena);
-            } catch (ClosedChannelException e) {
-                channel.recover(c, e);
-                seg = channel.get().map(mode, 0, size, arena);
+            MemorySegment seg;
+            for (;;) {
+                FileChannel c = channel.get();
+                try {
+                    seg = c.map(mode, 0, size, arena);
+                    break;
+                } catch (ClosedChannelException e) {
+                    channel.recover(c, e);
+                }
             }
             if (advice != Native.MADV_NORMAL && Native.isEnabled()) {
                 // A hint only: a failure changes speed, never results, so it is not an error.
@@ -244,9 +246,17 @@ final class MappedFile extends PositionalFile {
         throw Mapped.sigbus(op, path(), position, length, fault);
     }
 
+    /**
+     * The file's size through the channel, under {@code this} like every {@code map}: the JDK's {@code size} takes
+     * the channel's position lock and then, for a thread interrupted just before, closes the channel and waits for
+     * the calls on it to leave, while its {@code map} enters the channel first and then waits for the position lock.
+     * The two at once on one channel hang both threads for good (JDK 25).
+     */
     private long fileSize() throws IOException {
         try {
-            return channel.call(FileChannel::size);
+            synchronized (this) {
+                return channel.call(FileChannel::size);
+            }
         } catch (IOException e) {
             throw failure("size", 0, 0, e);
         }

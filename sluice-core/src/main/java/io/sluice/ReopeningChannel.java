@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * with {@link ClosedChannelException} asks {@link #recover}: if the file was closed on purpose the exception stands;
  * otherwise the channel was closed by an interrupt, so a fresh channel is opened on the same path and the call is
  * retried. The interrupted thread itself still gets its {@link ClosedByInterruptException} (its interrupt status is
- * kept), as it would from the JDK.
+ * kept), as it would from the JDK, and a thread whose status is clear never gets one (see {@link #recover}).
  *
  * <p>Data is never lost by the reopen: writes that completed are in the file, and the new channel sees them.
  */
@@ -54,10 +54,17 @@ final class ReopeningChannel {
     /**
      * Called when {@code failed} threw {@code e}. Returns normally when the caller should retry; throws when it
      * should not: {@code e} itself when the file was closed on purpose, and {@link ClosedByInterruptException} when
-     * this thread is interrupted, whatever the JDK said. An interrupted thread can meet a channel that another
-     * thread's interrupt closed (it took the channel just before, and the JDK then reports a plain
-     * {@link ClosedChannelException}, or {@link java.nio.channels.AsynchronousCloseException} if its call had begun);
-     * that must not read as "closed" to a caller whose file is still open.
+     * this thread's interrupt status is set, whatever the JDK said, and only then. An interrupted thread can meet a
+     * channel that another thread's interrupt closed (it took the channel just before, and the JDK then reports a
+     * plain {@link ClosedChannelException}, or {@link java.nio.channels.AsynchronousCloseException} if its call had
+     * begun); that must not read as "closed" to a caller whose file is still open.
+     *
+     * <p>The other way round, the JDK can throw {@link ClosedByInterruptException} at a thread whose status is clear.
+     * {@code Thread.interrupt} sets the status first and only then looks for a channel call to close; a caller that
+     * saw the status in between (an earlier call failed, or it checked between calls), cleared it and began its next
+     * call gets that call closed under it by an interrupt it has already taken. Such a call is retried on a fresh
+     * channel, so every {@code ClosedByInterruptException} from here finds its thread's status set: the status is
+     * read just before the throw, and only the thread itself can clear it.
      */
     void recover(FileChannel failed, ClosedChannelException e) throws IOException {
         synchronized (this) {
@@ -68,10 +75,10 @@ final class ReopeningChannel {
                 channel = FileChannel.open(path, spec.channelOptions(true));
             }
         }
-        if (e instanceof ClosedByInterruptException) {
-            throw e;
-        }
         if (Thread.currentThread().isInterrupted()) {
+            if (e instanceof ClosedByInterruptException) {
+                throw e;
+            }
             ClosedByInterruptException interrupted = new ClosedByInterruptException();
             interrupted.initCause(e);
             throw interrupted;

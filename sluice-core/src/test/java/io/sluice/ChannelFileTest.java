@@ -211,4 +211,31 @@ class ChannelFileTest extends PositionalFileContract {
             assertPattern(Dst.DIRECT_BUFFER.readFully(f, 100, 1000), 1000, 100);
         }
     }
+
+    @Test
+    void aClosedByInterruptForAnInterruptAlreadyTakenIsRetriedNotThrown() throws Exception {
+        Path p = patternFile("f", 10_000);
+        try (PositionalFile f = open(p)) {
+            Field rc = ChannelFile.class.getDeclaredField("channel");
+            rc.setAccessible(true);
+            ReopeningChannel reopening = (ReopeningChannel) rc.get(f);
+            FileChannel taken = reopening.get();
+            // What the JDK leaves when Thread.interrupt sets the status, the caller clears it and begins a call, and
+            // only then does the interrupt close the channel of that call: ClosedByInterruptException, status clear.
+            Thread.currentThread().interrupt();
+            ClosedByInterruptException stale;
+            try {
+                stale = assertThrows(ClosedByInterruptException.class,
+                        () -> taken.read(ByteBuffer.allocateDirect(10), 0));
+            } finally {
+                Thread.interrupted();
+            }
+            assertFalse(taken.isOpen());
+            reopening.recover(taken, stale);
+            assertFalse(Thread.currentThread().isInterrupted());
+            FileChannel fresh = reopening.get();
+            assertNotSame(taken, fresh, "reopened for the retry");
+            assertPattern(Dst.DIRECT_BUFFER.readFully(f, 100, 1000), 1000, 100);
+        }
+    }
 }
