@@ -29,7 +29,8 @@ import java.nio.file.Path;
  * end returns -1, a read across it is short, a write past it grows the file again. {@link #size()} and a read that
  * would end past the mapping also look, so the mapping follows a cut without a fault. A fault the size does not
  * explain (a write into a hole of a file system that is full, a failing device) is an {@link IOException} naming
- * the file and position; the file stays usable. What mapping cannot see: the page holding the new end stays mapped
+ * the file and position; the file stays usable, and a write that had grown the file for itself cuts it back to its
+ * size before, as a failed {@code pwrite} leaves it. What mapping cannot see: the page holding the new end stays mapped
  * (the kernel maps whole pages), so until one of those lookups, bytes read there past the new end are zeros, and
  * bytes written there are lost, where CHANNEL would return -1 or grow the file.
  *
@@ -326,12 +327,51 @@ final class MappedFile extends PositionalFile {
 
     // ---------------------------------------------------------------- writes
 
-    /** Makes the mapping cover {@code end}, growing the file. */
-    private void ensureCovers(long end) throws IOException {
+    /**
+     * Makes the mapping cover {@code end}, growing the file.
+     *
+     * @return the size before, when this call grew the file; -1 when it was already long enough
+     */
+    private long ensureCovers(long end) throws IOException {
         synchronized (this) {
             Mapping m = current();
-            if (end > m.size()) {
+            if (end <= m.size()) {
+                return -1;
+            }
+            long before = m.size();
+            try {
                 remap(m, end);
+            } catch (IOException e) {
+                // FileChannel.map grows the file before it maps, and leaves it grown when the map fails.
+                shrinkBack(before, end, e);
+                throw e;
+            }
+            return before;
+        }
+    }
+
+    /**
+     * After a write that grew the file from {@code from} to {@code to} failed (a full file system faults on the
+     * first page it cannot supply): cuts the file back to {@code from}, so the failure leaves no zeros that nobody
+     * wrote. Left alone when another write has grown the file further since; a concurrent write that landed inside
+     * {@code [from, to)} is cut with it, as overlapping racing writes have no order anyway.
+     */
+    private void shrinkBack(long from, long to, IOException failure) {
+        synchronized (this) {
+            try {
+                Mapping m = mapping;
+                if (m == null || fileSize() != to) {
+                    return;
+                }
+                if (m.size() > from) {
+                    remap(m, from);
+                }
+                channel.call(c -> {
+                    c.truncate(from);
+                    return 0;
+                });
+            } catch (IOException e) {
+                failure.addSuppressed(e);
             }
         }
     }
@@ -339,6 +379,24 @@ final class MappedFile extends PositionalFile {
     @Override
     int writeSegment(MemorySegment src, long position) throws IOException {
         long len = src.byteSize();
+        long grownFrom = -1;
+        try {
+            grownFrom = growFor(position + len);
+            return writeSegmentCovered(src, position, len);
+        } catch (IOException e) {
+            if (grownFrom >= 0) {
+                shrinkBack(grownFrom, position + len, e);
+            }
+            throw e;
+        }
+    }
+
+    /** Grows the file to {@code end} if it is shorter; returns its size before, or -1. */
+    private long growFor(long end) throws IOException {
+        return end > current().size() ? ensureCovers(end) : -1;
+    }
+
+    private int writeSegmentCovered(MemorySegment src, long position, long len) throws IOException {
         for (int faults = 0; ; ) {
             Mapping m = current();
             if (position + len > m.size()) {
@@ -361,6 +419,19 @@ final class MappedFile extends PositionalFile {
 
     @Override
     int writeArray(byte[] src, int offset, int length, long position) throws IOException {
+        long grownFrom = -1;
+        try {
+            grownFrom = growFor(position + length);
+            return writeArrayCovered(src, offset, length, position);
+        } catch (IOException e) {
+            if (grownFrom >= 0) {
+                shrinkBack(grownFrom, position + length, e);
+            }
+            throw e;
+        }
+    }
+
+    private int writeArrayCovered(byte[] src, int offset, int length, long position) throws IOException {
         for (int faults = 0; ; ) {
             Mapping m = current();
             if (position + length > m.size()) {
