@@ -55,7 +55,10 @@ import java.util.Objects;
  * request. A {@link ByteBuffer}'s position advances by the bytes read. A failure is an {@link IOException} naming the
  * path, the position and the cause: {@link NoSuchFileException} and {@link AccessDeniedException} for opens that
  * fail so, another {@link FileSystemException} for other failed opens (with the errno on io_uring), a plain
- * {@code IOException} for a failed read (a directory: {@code EISDIR}). A failed request does not stop the others.
+ * {@code IOException} for a failed read (a directory: {@code EISDIR}). A path that is neither a regular file nor a
+ * block device (a FIFO, a socket, a character device) is refused before it is opened, as {@link PositionalFile#open}
+ * refuses it, with a {@link FileSystemException} naming its kind: opening a FIFO would wait for a writer. That look
+ * is one {@code stat} per request. A failed request does not stop the others.
  *
  * <h2>Threads and memory</h2>
  * One instance is filled and submitted by one thread; many threads, platform or virtual, may each submit their own
@@ -101,6 +104,8 @@ public final class PathReads {
      */
     private static volatile UringPool rings;
 
+    /** Whether a request whose path is not a regular file or block device is refused before its open. */
+    private final boolean checkKinds;
     private final Path[] paths;
     private final Object[] memory;
     private final long[] positions;
@@ -122,7 +127,8 @@ public final class PathReads {
     private int[] direct = new int[0];
     private int[] slotOf = new int[0];
 
-    private PathReads(int capacity) {
+    private PathReads(int capacity, boolean checkKinds) {
+        this.checkKinds = checkKinds;
         paths = new Path[capacity];
         memory = new Object[capacity];
         positions = new long[capacity];
@@ -139,7 +145,15 @@ public final class PathReads {
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
         }
-        return new PathReads(capacity);
+        return new PathReads(capacity, true);
+    }
+
+    /**
+     * {@link #create} without the look at each path's kind, as {@link UringFile#open} is {@link PositionalFile#open}
+     * without it: for tests that need a request that waits until they end it, a read of a FIFO they feed.
+     */
+    static PathReads createWithoutKindCheck(int capacity) {
+        return new PathReads(capacity, false);
     }
 
     /**
@@ -220,24 +234,14 @@ public final class PathReads {
         boolean direct = engine == Engine.IO_URING && (rings != null ? kernelRefusal == null
                 : directUnavailabilityCause() == null) && allOnDefaultFileSystem(from);
         method = direct ? Method.IO_URING_DIRECT : Method.FILE_CHANNEL;
-        if (from < size) {
-            if (direct) {
-                try {
-                    UringPool pool = rings;
-                    if (pool == null) {
-                        rings = pool = UringPool.get();
-                    }
-                    if (pool.lane().slots() < CHAIN) {
-                        throw new IOException("a lane too small for a chain"); // not with the pool's sizes
-                    }
-                    runDirect(pool, from, size);
-                } catch (IOException e) {
-                    // The pool could not start, or cannot hold a chain: nothing was submitted.
-                    method = Method.FILE_CHANNEL;
-                    runChannel(from, size);
+        // Requests refused by their file's kind are left out: each run between them goes as one batch.
+        int runFrom = from;
+        for (int i = from; i <= size; i++) {
+            if (i == size || refuseNonRegular(i)) {
+                if (runFrom < i) {
+                    run(direct, runFrom, i);
                 }
-            } else {
-                runChannel(from, size);
+                runFrom = i + 1;
             }
         }
         submitted = size;
@@ -248,6 +252,48 @@ public final class PathReads {
             }
         }
         return failed;
+    }
+
+    private void run(boolean direct, int from, int to) {
+        if (direct && method == Method.IO_URING_DIRECT) {
+            try {
+                UringPool pool = rings;
+                if (pool == null) {
+                    rings = pool = UringPool.get();
+                }
+                if (pool.lane().slots() < CHAIN) {
+                    throw new IOException("a lane too small for a chain"); // not with the pool's sizes
+                }
+                runDirect(pool, from, to);
+            } catch (IOException e) {
+                // The pool could not start, or cannot hold a chain: nothing was submitted.
+                method = Method.FILE_CHANNEL;
+                runChannel(from, to);
+            }
+        } else {
+            runChannel(from, to);
+        }
+    }
+
+    /**
+     * Fails request {@code i} when its path is neither a regular file nor a block device, as every engine refuses
+     * such a path at open: opening a FIFO for reading waits for a writer, on io_uring as through the JDK, and a
+     * FIFO, socket or character device has no positions. One {@code stat} per request, before any open.
+     */
+    private boolean refuseNonRegular(int i) {
+        if (!checkKinds) {
+            return false;
+        }
+        int type = PositionalFile.fileType(paths[i], false);
+        String kind = PositionalFile.nonPositionalKind(type, true);
+        if (kind == null || kind.equals("is a directory")) {
+            return false; // a directory opens, and its read fails with EISDIR, as documented
+        }
+        int len = (int) Math.min(destination(i).byteSize(), MAX_TRANSFER);
+        record(i, Long.MIN_VALUE, new FileSystemException(paths[i].toString(), null, "open to read at pos="
+                + positions[i] + ", len=" + len + ": " + kind + "; a read at a position needs a regular file or a "
+                + "block device"));
+        return true;
     }
 
     /** Whether every request from {@code from} names a path of the operating system's file system. */

@@ -405,4 +405,37 @@ class PathReadsTest {
             assertInstanceOf(NoSuchFileException.class, reads.error(1));
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(names = {"IO_URING", "CHANNEL"})
+    void aFifoIsRefusedWithoutWaitingForAWriter(Engine engine) throws Exception {
+        Path fifo = NonRegularFiles.fifo(dir.resolve("fifo"));
+        Path file = Pattern.file(dir.resolve("f"), 100);
+        PathReads reads = PathReads.create(2);
+        reads.read(fifo, 0, ByteBuffer.allocateDirect(100));
+        reads.read(file, 0, ByteBuffer.allocateDirect(100));
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> failed = one.submit(() -> reads.submit(engine));
+            int n;
+            try {
+                n = failed.get(5, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // Give the waiting open its writer, so the thread ends, then fail.
+                try (java.nio.channels.FileChannel w = java.nio.channels.FileChannel.open(fifo,
+                        java.nio.file.StandardOpenOption.WRITE)) {
+                    w.write(ByteBuffer.wrap(new byte[1]));
+                }
+                throw new AssertionError("submit still waits on the FIFO after 5 s (" + reads.method() + ")");
+            }
+            assertEquals(1, n);
+            IOException e = reads.error(0);
+            assertInstanceOf(FileSystemException.class, e);
+            assertTrue(e.getMessage().contains(fifo.toString()) && e.getMessage().contains("is a FIFO"),
+                    e.getMessage());
+            assertEquals(100, reads.result(1));
+        } finally {
+            one.shutdownNow();
+        }
+    }
 }
