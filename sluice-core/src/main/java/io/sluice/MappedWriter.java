@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -147,6 +148,8 @@ public final class MappedWriter implements Closeable {
      *                {@code TRUNCATE_EXISTING}, {@code WRITE}, {@code APPEND} (writing always appends),
      *                {@code READ}, {@code SPARSE} and {@link LinkOption#NOFOLLOW_LINKS}
      * @throws java.nio.file.NoSuchFileException if the file does not exist and is not to be created
+     * @throws FileSystemException naming the path and its kind when it is not a regular file (a FIFO, a device, a
+     *         directory)
      * @throws UnsupportedOperationException for other options
      */
     public static MappedWriter open(Path path, OpenOption... options) throws IOException {
@@ -173,7 +176,15 @@ public final class MappedWriter implements Closeable {
         if (windowSize < MIN_WINDOW_SIZE) {
             throw new IllegalArgumentException("window size must be at least " + MIN_WINDOW_SIZE + ": " + windowSize);
         }
-        ReopeningChannel channel = new ReopeningChannel(path, spec(options));
+        OpenSpec spec = spec(options);
+        if (!spec.standard().contains(StandardOpenOption.CREATE_NEW)) {
+            // As the engines refuse them at open, by kind: mapping would fail later and blame the file system.
+            String kind = PositionalFile.nonPositionalKind(PositionalFile.fileType(path, spec.noFollowLinks()), false);
+            if (kind != null) {
+                throw new FileSystemException(path.toString(), null, kind + "; a MappedWriter needs a regular file");
+            }
+        }
+        ReopeningChannel channel = new ReopeningChannel(path, spec);
         boolean success = false;
         try {
             long start = position >= 0 ? position : channel.call(FileChannel::size);

@@ -351,7 +351,7 @@ public final class ParallelScan {
                 }, (w, k) -> {
                     long from = k * piece;
                     long to = Math.min(size, from + piece);
-                    MemorySegment file = w.map(source, from / window);
+                    MemorySegment file = w.map(source, from / window, from);
                     // Segment k holds the records that start in [from, to); none may (a long record covers it all).
                     long start = k == 0 ? 0 : next(file, from, to, path);
                     if (start < to) {
@@ -395,8 +395,11 @@ public final class ParallelScan {
             this.confined = confined;
         }
 
-        /** The whole file, mapped read-only, in a mapping made for {@code window} or since. */
-        MemorySegment map(Source source, long window) throws IOException {
+        /**
+         * The whole file, mapped read-only, in a mapping made for {@code window} or since; {@code at}, the offset
+         * the scan is at, is for the message when the file has been cut since the scan began.
+         */
+        MemorySegment map(Source source, long window, long at) throws IOException {
             if (file == null || this.window != window) {
                 unmap();
                 Arena a = confined ? Arena.ofConfined() : Arena.ofShared();
@@ -405,6 +408,15 @@ public final class ParallelScan {
                     file = Mapped.map(source.channel(), FileChannel.MapMode.READ_ONLY, source.path(), 0,
                             source.size(), a);
                     success = true;
+                } catch (IOException e) {
+                    // A read-only map longer than the file fails, and the JDK's message speaks of extending it.
+                    long now = sizeOrMinus1(source.channel());
+                    if (now >= 0 && now < source.size()) {
+                        throw new IOException("scan(path=" + source.path() + ", pos=" + at + "): the file shrank to "
+                                + now + " bytes during the scan (it had " + source.size()
+                                + " when the scan began): another process cut it", e);
+                    }
+                    throw e;
                 } finally {
                     if (!success) {
                         a.close();
@@ -414,6 +426,14 @@ public final class ParallelScan {
                 this.window = window;
             }
             return file;
+        }
+
+        private static long sizeOrMinus1(FileChannel channel) {
+            try {
+                return channel.size();
+            } catch (IOException e) {
+                return -1;
+            }
         }
 
         void unmap() {

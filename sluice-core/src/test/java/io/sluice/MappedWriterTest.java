@@ -395,4 +395,16 @@ class MappedWriterTest {
             assertEquals(1, w.position());
         }
     }
+
+    @Test
+    void aFifoOrADeviceIsRefusedAtOpenByItsKind() throws Exception {
+        Path fifo = NonRegularFiles.fifo(dir.resolve("fifo"));
+        Path devNull = Path.of("/dev/null");
+        assertEquals(fifo + ": is a FIFO; a MappedWriter needs a regular file", assertThrows(java.nio.file.FileSystemException.class,
+                        () -> MappedWriter.open(fifo, WRITE).close()).getMessage());
+        for (java.nio.file.OpenOption[] options : new java.nio.file.OpenOption[][] {{}, {WRITE}, {CREATE, WRITE}}) {
+            assertEquals("/dev/null: is a character device; a MappedWriter needs a regular file", assertThrows(java.nio.file.FileSystemException.class,
+                            () -> MappedWriter.open(devNull, options).close()).getMessage());
+        }
+    }
 }

@@ -358,6 +358,27 @@ class ParallelScanTest {
     }
 
     @Test
+    void aFileCutBeforeAWindowIsMappedSaysItShrank() throws IOException {
+        byte[] lines = "x\n".repeat(100_000).getBytes(StandardCharsets.US_ASCII);
+        Path p = Files.write(dir.resolve("f"), lines);
+        for (int reads : new int[] {0, 4096}) {
+            Files.write(p, lines);
+            // Each 64 KiB segment is a window of its own, mapped when it is reached: the second one after the cut.
+            IOException e = assertThrows(IOException.class, () -> ParallelScan.lines().withThreads(1)
+                    .withSegmentSize(64 << 10).withWindow(64 << 10).withReads(reads).scan(p, () -> new long[1],
+                            (acc, records, position) -> {
+                                if (position == 0) {
+                                    try (FileChannel cutter = FileChannel.open(p, StandardOpenOption.WRITE)) {
+                                        cutter.truncate(100_000);
+                                    }
+                                }
+                            }, (a, b) -> a));
+            assertEquals("scan(path=" + p + ", pos=65536): the file shrank to 100000 bytes during the scan (it had "
+                    + lines.length + " when the scan began): another process cut it", e.getMessage());
+        }
+    }
+
+    @Test
     void aFileCutDuringACompiledScanFailsWithAnIOException() throws IOException {
         byte[] lines = "x\n".repeat(50_000).getBytes(StandardCharsets.US_ASCII);
         Path warm = Files.write(dir.resolve("warm"), lines);
