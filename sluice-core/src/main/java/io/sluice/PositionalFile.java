@@ -30,6 +30,12 @@ import java.util.concurrent.CompletableFuture;
  *       throws {@link EOFException} if the file ends first.</li>
  *   <li>{@code write} transfers up to the given bytes and returns how many it did; {@link #writeFully} loops until
  *       all are written. Writing past the end grows the file; a gap reads as zeros.</li>
+ *   <li>The end of the file is its size now, also when another process changed it, with one exception. After
+ *       another process cuts the file to a size that is not a multiple of the page size, {@link Engine#MMAP} reads
+ *       between the new end and the end of the page holding it as zeros (a full count, not -1), and loses writes
+ *       there, until it next looks at the size: {@link #size()}, a read that reaches the end of its mapping, or a
+ *       touch of a page the file lost. The kernel keeps that page mapped, and checking the size on every read
+ *       would cost a system call per read, which is what mapping saves. The other engines return -1 there.</li>
  *   <li>No call moves a file position: there is none. Calls from different threads do not block one another,
  *       except on the CLASSIC engine, whose one lock is the point of it.</li>
  *   <li>A {@link ByteBuffer} is used from its position to its limit, and its position is advanced by the number of

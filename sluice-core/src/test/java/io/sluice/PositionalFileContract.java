@@ -847,6 +847,33 @@ abstract class PositionalFileContract {
     // ---------------------------------------------------------------- truncate and force
 
     @Test
+    void aCutByAnotherProcessInsideAPageReadsAsTheRuleSays() throws Exception {
+        long end = 2 * 4096 + 100;
+        Path p = patternFile("f", 5 * 4096);
+        try (PositionalFile f = open(p)) {
+            byte[] into = new byte[100];
+            assertEquals(100, f.read(into, 0)); // the file is in use when it is cut
+            MappedFileTest.cutByAnotherProcess(p, end);
+            for (Dst via : Dst.values()) {
+                int n = via.read(f, end + 200, into, 100, false);
+                if (engine() == Engine.MMAP) {
+                    // The page holding the new end stays mapped, and nothing made the engine look at the size.
+                    assertEquals(100, n, "MMAP past the cut, in the page holding the new end, via " + via);
+                    assertZeros(into, 100, "MMAP past the cut, in the page holding the new end, via " + via);
+                } else {
+                    assertEquals(-1, n, "past the cut, via " + via);
+                }
+            }
+            // Once the engine has looked at the size, MMAP too ends the file at the cut.
+            assertEquals(end, f.size());
+            assertEquals(-1, f.read(into, end + 200));
+            assertEquals(-1, f.read(into, end));
+            assertEquals(50, f.read(into, end - 50));
+            assertPattern(into, 50, end - 50);
+        }
+    }
+
+    @Test
     void truncateShrinksAndNeverGrows() throws IOException {
         Path p = patternFile("f", 10_000);
         try (PositionalFile f = open(p, WRITE)) {
