@@ -18,6 +18,7 @@ import org.junit.platform.launcher.LauncherSessionListener;
  * System.err only) does not catch, and which would otherwise fill the build log. Findings still fail the test and
  * show in the build's test report. Registered in META-INF/services; does nothing without the property.
  */
+@SuppressWarnings("exports") // patched into io.sluice.core for compiling only; JUnit loads it from the class path
 public final class StderrToFile implements LauncherSessionListener {
     /** Creates the listener; JUnit's launcher does, through the service loader. */
     public StderrToFile() {
