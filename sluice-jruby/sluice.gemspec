@@ -15,9 +15,12 @@ Gem::Specification.new do |s|
     Sluice's Java library; needs JRuby 10 on Java 22 or newer.
   TEXT
   s.authors = ["The Sluice authors"]
-  s.license = nil # none chosen yet; said explicitly so that gem build does not ask
+  s.license = "Apache-2.0"
+  # The root POM's sluice.repository, which docs/RELEASING.md checks before a release.
+  s.homepage = "https://github.com/sluice-io/sluice"
+  s.metadata = { "source_code_uri" => s.homepage, "changelog_uri" => "#{s.homepage}/blob/main/CHANGELOG.md" }
   s.files = Dir["lib/**/*.rb"] + %w[lib/sluice/sluice-core.jar lib/sluice/sluice-jruby.jar
-                                          lib/sluice/sluice-db.jar lib/sluice/h2-mvstore.jar]
+                                          lib/sluice/sluice-db.jar lib/sluice/h2-mvstore.jar LICENSE NOTICE]
   s.require_paths = ["lib"]
   s.required_ruby_version = ">= 3.4"
   s.requirements << "JRuby 10.0 or newer, on Java 22 or newer"

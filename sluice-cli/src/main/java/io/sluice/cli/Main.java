@@ -83,6 +83,7 @@ public final class Main {
                 cl.addSubcommand(s.get());
             }
         }
+        inheritVersion(cl, new Version());
         cl.setOut(out);
         cl.setErr(LineTrackingWriter.wrap(err));
         cl.setExitCodeExceptionMapper(Main::exitCode);
@@ -176,12 +177,44 @@ public final class Main {
         };
     }
 
-    /** The version from the jar's manifest. */
+    /** Gives every subcommand's {@code --version} the top command's answer: picocli leaves theirs empty. */
+    private static void inheritVersion(CommandLine cl, CommandLine.IVersionProvider version) {
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().versionProvider(version);
+            inheritVersion(sub, version);
+        }
+    }
+
+    /**
+     * The version and the commit the CLI was built from, as the build wrote them into {@code version.properties}:
+     * {@code sluice 0.1.0 (commit 0123456789ab)}, with {@code "modified"} after the commit when the working tree had
+     * uncommitted changes, and {@code "commit unknown"} when the build had no git repository (a source tarball).
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"sluice " + (v == null ? "(development build)" : v)};
+        public String[] getVersion() throws java.io.IOException {
+            java.util.Properties p = new java.util.Properties();
+            try (java.io.InputStream in = Main.class.getResourceAsStream("version.properties")) {
+                if (in == null) {
+                    throw new java.io.IOException("io/sluice/cli/version.properties is missing from "
+                            + Main.class.getProtectionDomain().getCodeSource().getLocation() + ": a broken build");
+                }
+                p.load(in);
+            }
+            return new String[] {line(p.getProperty("version"), p.getProperty("commit"), p.getProperty("dirty"))};
+        }
+
+        /** The version line from the three properties; unfilled ones ({@code ${...}}, empty) count as unknown. */
+        static String line(String version, String commit, String dirty) {
+            String v = filled(version) ? version : "(version unknown)";
+            if (!filled(commit)) {
+                return "sluice " + v + " (commit unknown)";
+            }
+            return "sluice " + v + " (commit " + commit + ("true".equals(dirty) ? ", modified)" : ")");
+        }
+
+        private static boolean filled(String s) {
+            return s != null && !s.isBlank() && !s.contains("${");
         }
     }
 }

@@ -48,6 +48,49 @@ class MainTest {
     }
 
     @Test
+    void versionNamesTheReleaseAndTheCommit() {
+        assertEquals(Main.OK, run("--version"), err::toString);
+        String line = out.toString().strip();
+        assertTrue(line.matches("sluice \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(commit ([0-9a-f]{7,}(, modified)?|unknown)\\)"),
+                line);
+    }
+
+    @Test
+    void everySubcommandAnswersVersionLikeTheTopCommand() {
+        assertEquals(Main.OK, run("--version"), err::toString);
+        String top = out.toString();
+        java.util.List<String> names = new java.util.ArrayList<>();
+        collect(Main.commandLine(new PrintWriter(out), new PrintWriter(err)), names);
+        assertTrue(names.contains("zip test") && names.contains("bench chunks") && names.contains("wc"), names::toString);
+        for (String name : names) {
+            if (name.equals("help")) {
+                continue;
+            }
+            out.getBuffer().setLength(0);
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(name.split(" ")));
+            args.add("--version");
+            assertEquals(Main.OK, run(args.toArray(String[]::new)), () -> name + ": " + err);
+            assertEquals(top, out.toString(), name);
+        }
+    }
+
+    private static void collect(picocli.CommandLine cl, java.util.List<String> names) {
+        for (picocli.CommandLine sub : cl.getSubcommands().values()) {
+            String q = sub.getCommandSpec().qualifiedName(" ");
+            names.add(q.substring(q.indexOf(' ') + 1));
+            collect(sub, names);
+        }
+    }
+
+    @Test
+    void versionLineWithoutAGitCheckoutSaysCommitUnknown() {
+        assertEquals("sluice 0.1.0 (commit unknown)", Main.Version.line("0.1.0", "${git.commit.id.abbrev}", "${git.dirty}"));
+        assertEquals("sluice 0.1.0 (commit unknown)", Main.Version.line("0.1.0", "", "false"));
+        assertEquals("sluice 0.1.0 (commit 0123456789ab)", Main.Version.line("0.1.0", "0123456789ab", "false"));
+        assertEquals("sluice 0.1.0 (commit 0123456789ab, modified)", Main.Version.line("0.1.0", "0123456789ab", "true"));
+    }
+
+    @Test
     void badInputExitsWithTwoAndSaysWhy() {
         assertEquals(Main.BAD_INPUT, run("bench", "--size", "lots"));
         assertTrue(err.toString().contains("not a size: 'lots'"), err::toString);

@@ -79,7 +79,20 @@ public final class KvBench {
         List<String> command = command(o);
         err.println("sluice bench kv: " + String.join(" ", command));
         err.flush();
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(command).start();
+        // The child's progress lines go where this run's own go: the caller's writer, which is standard error for the
+        // CLI but may be anything else (a test's buffer), rather than this JVM's file descriptor 2.
+        Thread progress = Thread.ofPlatform().name("sluice-bench-kv-stderr").daemon().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    err.println(line);
+                }
+                err.flush();
+            } catch (IOException e) {
+                err.println("sluice bench kv: the JRuby process's progress stopped: " + e);
+            }
+        });
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {
                 String[] f = line.split("\t");
@@ -96,6 +109,7 @@ public final class KvBench {
             }
         }
         int exit = p.waitFor();
+        progress.join();
         if (exit != 0) {
             throw new IOException("the JRuby benchmark process failed with exit code " + exit);
         }

@@ -24,6 +24,8 @@ class KvBenchTest {
             ops.forEach((op, samples) -> assertEquals(1, samples.size(), row + " " + op));
         });
         assertTrue(r.sizes().get(KvBench.SLUICE) > 0);
+        // The JRuby child's progress comes to the caller's writer too, not to this JVM's standard error.
+        assertTrue(progress.toString().contains("round 1: " + KvBench.SLUICE + ", 3000 entries"), progress::toString);
         StringWriter table = new StringWriter();
         KvBench.table(r, new PrintWriter(table, true));
         assertTrue(table.toString().contains("Sluice::DB >= 0.8x KvStore from Java, get"), table::toString);
