@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -12,9 +13,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.h2.mvstore.DataUtils;
+import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.MVStoreException;
+import org.h2.mvstore.SingleFileStore;
 
 /**
  * An embedded ordered key-value store of byte arrays: keys in unsigned byte order (shorter first on a common
@@ -56,6 +59,12 @@ import org.h2.mvstore.MVStoreException;
  * when read-only. Opening a file that another process (or another open store in this JVM) has locked in a conflicting
  * way fails at once with an {@link IOException} saying so. Within one JVM a file can be open in one store only, even
  * read-only: the JDK refuses a second lock on a file its process holds one on.
+ *
+ * <h2>Damaged files</h2>
+ * Opening reads the file's headers and its newest chunk: a file that is not a store, or whose headers or newest
+ * chunk are damaged, fails to open with an {@link IOException} naming it, and leaves the file unlocked. MVStore does
+ * not check the bytes of each page, so a page damaged after it was written may still read as wrong records, or fail
+ * the read that meets it with MVStore's unchecked {@link MVStoreException}.
  */
 public final class KvStore implements AutoCloseable {
     /** Bytes of uncommitted changes after which a write outside a transaction commits them. */
@@ -64,6 +73,8 @@ public final class KvStore implements AutoCloseable {
     private static final String MAP_NAME = "data";
 
     private final MVStore store;
+    /** The store's file, which MVStore leaves to its opener to close; null in memory. */
+    private final FileStore<?> file;
     private final MVMap<byte[], byte[]> map;
     private final Path path;
     private final boolean writable;
@@ -75,12 +86,12 @@ public final class KvStore implements AutoCloseable {
     /** Why the store closed itself, or null. */
     private volatile String closedBecause;
 
-    private KvStore(MVStore store, Path path, boolean writable) {
+    private KvStore(MVStore store, MVMap<byte[], byte[]> map, FileStore<?> file, Path path, boolean writable) {
         this.store = store;
+        this.map = map;
+        this.file = file;
         this.path = path;
         this.writable = writable;
-        this.map = store.openMap(MAP_NAME, new MVMap.Builder<byte[], byte[]>()
-                .keyType(UnsignedBytes.INSTANCE).valueType(UnsignedBytes.INSTANCE));
         if (path != null && writable) {
             committer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "sluice-db-commit " + path);
@@ -124,20 +135,46 @@ public final class KvStore implements AutoCloseable {
      * @param create whether a missing file is created (only when writable)
      * @param truncate whether every record is removed on opening (only when writable)
      * @throws NoSuchFileException if the file does not exist and {@code create} is false
-     * @throws IOException if the file is locked by another process or store, is not a store, or cannot be read
+     * @throws IOException if the file is locked by another process or store, is not a store (an empty or damaged
+     *     file too), or cannot be read; the message names the file
      */
     public static KvStore open(Path path, boolean writable, boolean create, boolean truncate) throws IOException {
         Path p = path.toAbsolutePath();
         if (!Files.exists(p) && !(writable && create)) {
             throw new NoSuchFileException(p.toString(), null, "open: no such store file");
         }
-        MVStore.Builder b = new MVStore.Builder().fileName(p.toString()).autoCommitDisabled();
-        if (!writable) {
-            b.readOnly();
-        }
-        MVStore s;
+        // The file store is opened here and handed to MVStore rather than named to it: MVStore closes a file it
+        // opened itself only when its own exception stops the opening, and any other (an empty file opened read-only
+        // fails writing a header with NonWritableChannelException) left the file open and locked until the JVM exits.
+        SingleFileStore file = new SingleFileStore(new HashMap<>());
+        boolean success = false;
         try {
-            s = b.open();
+            file.open(p.toString(), !writable, null);
+            MVStore.Builder b = new MVStore.Builder().fileStore(file).autoCommitDisabled();
+            if (!writable) {
+                b.readOnly();
+            }
+            MVStore s = b.open();
+            try {
+                MVMap<byte[], byte[]> map = openMap(s);
+                if (isOwnMap(s, map.getId())) {
+                    // A damaged file can give the name the id of MVStore's own directory of maps; the map would then
+                    // share that directory's cached pages, whose keys are strings, and a write would damage it.
+                    throw new IOException("open(" + p + "): not a readable store file (map '" + MAP_NAME
+                            + "' has the id " + map.getId() + " of one of MVStore's own maps)");
+                }
+                KvStore kv = new KvStore(s, map, file, p, writable);
+                if (truncate && writable) {
+                    kv.map.clear();
+                    s.commit();
+                }
+                success = true;
+                return kv;
+            } finally {
+                if (!success) {
+                    s.closeImmediately();
+                }
+            }
         } catch (MVStoreException e) {
             if (e.getErrorCode() == DataUtils.ERROR_FILE_LOCKED) {
                 throw new IOException("open(" + p + "): the file is locked by another process (or is open in this "
@@ -154,26 +191,38 @@ public final class KvStore implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             // MVStore's answer to a missing directory, among others.
             throw new IOException("open(" + p + "): " + e.getMessage(), e);
-        }
-        boolean success = false;
-        try {
-            KvStore kv = new KvStore(s, p, writable);
-            if (truncate && writable) {
-                kv.map.clear();
-                s.commit();
-            }
-            success = true;
-            return kv;
+        } catch (RuntimeException e) {
+            // MVStore does not guard every step against a damaged or foreign file.
+            throw new IOException("open(" + p + "): not a readable store file (" + e + ")", e);
         } finally {
             if (!success) {
-                s.closeImmediately();
+                closeQuietly(file);
             }
+        }
+    }
+
+    private static void closeQuietly(FileStore<?> file) {
+        try {
+            file.close();
+        } catch (RuntimeException ignored) {
+            // The failure reported is the one that stopped the opening.
         }
     }
 
     /** A new empty store in memory only, gone when closed. */
     public static KvStore inMemory() {
-        return new KvStore(new MVStore.Builder().autoCommitDisabled().open(), null, true);
+        MVStore s = new MVStore.Builder().autoCommitDisabled().open();
+        return new KvStore(s, openMap(s), null, null, true);
+    }
+
+    /** Whether {@code id} is the id of the map of maps or the file's layout map, which MVStore keeps for itself. */
+    private static boolean isOwnMap(MVStore s, int id) {
+        return id == s.getMetaMap().getId() || s.getLayoutMap() instanceof MVMap<?, ?> layout && id == layout.getId();
+    }
+
+    private static MVMap<byte[], byte[]> openMap(MVStore s) {
+        return s.openMap(MAP_NAME, new MVMap.Builder<byte[], byte[]>()
+                .keyType(UnsignedBytes.INSTANCE).valueType(UnsignedBytes.INSTANCE));
     }
 
     /** The absolute path of the file, or null in memory. */
@@ -462,6 +511,9 @@ public final class KvStore implements AutoCloseable {
         } catch (RuntimeException ignored) {
             // Closing a store that failed may fail the same way; the failure reported is the first.
         }
+        if (file != null) {
+            closeQuietly(file);
+        }
         return new IOException(message, e);
     }
 
@@ -558,6 +610,9 @@ public final class KvStore implements AutoCloseable {
         } catch (MVStoreException e) {
             throw new IOException("close(" + path + "): " + e.getMessage(), e);
         } finally {
+            if (file != null) {
+                closeQuietly(file);
+            }
             writeLock.unlock();
         }
     }

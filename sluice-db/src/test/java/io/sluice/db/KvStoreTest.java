@@ -233,6 +233,21 @@ class KvStoreTest {
     }
 
     @Test
+    void anEmptyFileOpenedReadOnlyIsAnIOExceptionAndLeavesTheFileUnlocked() throws IOException {
+        // Found by StoreFuzzTest: MVStore tried to write a header into the read-only file, and the unchecked
+        // exception that stopped it left the file open and locked for the rest of the JVM's life.
+        Path empty = java.nio.file.Files.createFile(dir.resolve("empty.db"));
+        IOException e = assertThrows(IOException.class, () -> KvStore.open(empty, false, false, false));
+        assertTrue(e.getMessage().contains(empty.toString()), e.getMessage());
+        try (KvStore kv = KvStore.open(empty, true, false, false)) {
+            kv.put(b(1), b(2));
+        }
+        try (KvStore kv = KvStore.open(empty, false, false, false)) {
+            assertArrayEquals(b(2), kv.get(b(1)));
+        }
+    }
+
+    @Test
     void transactionsOnSeveralThreadsCommitAndAbortOnlyTheirOwnWrites() throws Exception {
         Path f = dir.resolve("threads.db");
         try (KvStore kv = KvStore.open(f, true, true, false)) {

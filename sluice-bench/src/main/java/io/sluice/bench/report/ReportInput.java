@@ -58,7 +58,8 @@ public final class ReportInput {
                             + ")");
                     yield Optional.empty();
                 }
-                default -> {
+                // A switch on a pattern throws NullPointerException for null unless a case names it.
+                case null, default -> {
                     warn.accept("skipping " + source + ": not benchmark rows (a single JSON value)");
                     yield Optional.empty();
                 }

@@ -151,6 +151,17 @@ class ReportPageTest {
     }
 
     @Test
+    void aSingleValueIsSkippedWithAWarningNullToo() {
+        // Found by BenchJsonFuzzTest: a file holding the JSON value null reached a pattern switch without a null
+        // case, and 'sluice report' stopped with a NullPointerException instead of skipping the file.
+        List<String> warnings = new ArrayList<>();
+        assertTrue(ReportInput.parse(" null\n", "null.json", warnings::add).isEmpty());
+        assertTrue(ReportInput.parse("\"rows\"", "text.json", warnings::add).isEmpty());
+        assertEquals(List.of("skipping null.json: not benchmark rows (a single JSON value)",
+                "skipping text.json: not benchmark rows (a single JSON value)"), warnings);
+    }
+
+    @Test
     void sectionsOfBareArraysAreToldByWhatOnlyTheyWrite() {
         String[][] cases = {
             {"randread", "{\"baseline\": \"CLASSIC\"}", "engines"},
