@@ -1,10 +1,8 @@
 package io.sluice.zip;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.sluice.testing.KeptInputs;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,16 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ZipFuzzTest {
     /** Every kept input, as seeds: Jazzer takes the arguments of sources declared before {@code @FuzzTest}. */
-    static Stream<byte[]> keptInputs() throws Exception {
-        return FuzzCorpusTest.inputs().stream().map(ZipFuzzTest::read);
-    }
-
-    private static byte[] read(Path p) {
-        try {
-            return Files.readAllBytes(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    static Stream<byte[]> keptInputs() {
+        return KeptInputs.bytes(ZipFuzzTest.class);
     }
 
     /** The short run of the normal build. */

@@ -1,14 +1,11 @@
 package io.sluice.db;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-
+import io.sluice.testing.KeptInputs;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,13 +20,8 @@ class StoreFuzzCorpusTest {
     @TempDir
     Path dir;
 
-    static List<Path> inputs() throws IOException, URISyntaxException {
-        Path root = Path.of(StoreFuzzCorpusTest.class.getResource("StoreFuzzTestInputs").toURI());
-        try (Stream<Path> s = Files.walk(root)) {
-            List<Path> files = s.filter(Files::isRegularFile).sorted().toList();
-            assertFalse(files.isEmpty(), "no fuzz inputs under " + root);
-            return files;
-        }
+    static List<Path> inputs() {
+        return KeptInputs.of(StoreFuzzTest.class);
     }
 
     @ParameterizedTest

@@ -1,9 +1,8 @@
 package io.sluice.db;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.sluice.testing.KeptInputs;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,16 +29,8 @@ class StoreFuzzTest {
     static Path dir;
 
     /** Every kept input, as seeds: Jazzer takes the arguments of sources declared before {@code @FuzzTest}. */
-    static Stream<byte[]> keptInputs() throws Exception {
-        return StoreFuzzCorpusTest.inputs().stream().map(StoreFuzzTest::read);
-    }
-
-    private static byte[] read(Path p) {
-        try {
-            return Files.readAllBytes(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    static Stream<byte[]> keptInputs() {
+        return KeptInputs.bytes(StoreFuzzTest.class);
     }
 
     /** The short run of the normal build. */

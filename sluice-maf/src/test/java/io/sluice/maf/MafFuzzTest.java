@@ -1,10 +1,7 @@
 package io.sluice.maf;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.sluice.testing.KeptInputs;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -26,16 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class MafFuzzTest {
     /** Every kept input, as seeds: Jazzer takes the arguments of sources declared before {@code @FuzzTest}. */
-    static Stream<byte[]> keptInputs() throws Exception {
-        return MafFuzzCorpusTest.inputs().stream().map(MafFuzzTest::read);
-    }
-
-    private static byte[] read(Path p) {
-        try {
-            return Files.readAllBytes(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    static Stream<byte[]> keptInputs() {
+        return KeptInputs.bytes(MafFuzzTest.class);
     }
 
     /** The short run of the normal build. */

@@ -1,14 +1,11 @@
 package io.sluice.bench.report;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-
+import io.sluice.testing.KeptInputs;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,13 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class BenchJsonFuzzCorpusTest {
-    static List<Path> inputs() throws IOException, URISyntaxException {
-        Path root = Path.of(BenchJsonFuzzCorpusTest.class.getResource("BenchJsonFuzzTestInputs").toURI());
-        try (Stream<Path> s = Files.walk(root)) {
-            List<Path> files = s.filter(Files::isRegularFile).sorted().toList();
-            assertFalse(files.isEmpty(), "no fuzz inputs under " + root);
-            return files;
-        }
+    static List<Path> inputs() {
+        return KeptInputs.of(BenchJsonFuzzTest.class);
     }
 
     @ParameterizedTest

@@ -1,10 +1,7 @@
 package io.sluice.bench.report;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.sluice.testing.KeptInputs;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -29,16 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class BenchJsonFuzzTest {
     /** Every kept input, as seeds: Jazzer takes the arguments of sources declared before {@code @FuzzTest}. */
-    static Stream<byte[]> keptInputs() throws Exception {
-        return BenchJsonFuzzCorpusTest.inputs().stream().map(BenchJsonFuzzTest::read);
-    }
-
-    private static byte[] read(Path p) {
-        try {
-            return Files.readAllBytes(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    static Stream<byte[]> keptInputs() {
+        return KeptInputs.bytes(BenchJsonFuzzTest.class);
     }
 
     /** The short run of the normal build. */

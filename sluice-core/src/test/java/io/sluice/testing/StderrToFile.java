@@ -1,4 +1,4 @@
-package io.sluice;
+package io.sluice.testing;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
