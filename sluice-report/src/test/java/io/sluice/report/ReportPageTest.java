@@ -1,0 +1,237 @@
+package io.sluice.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The page and its charts from fixed JSON: escaping, empty sections, one row, NaN and zero, offline. */
+class ReportPageTest {
+    private static final String ROW = "{\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": 4096, \"threads\": 1, "
+            + "\"opsPerMs\": %s, \"mbPerSec\": %s, \"spread\": 0.1, \"rounds\": 5}";
+
+    private static String row(String engine, String workload, String ops, String mb) {
+        return String.format(ROW, engine, workload, ops, mb);
+    }
+
+    private static ReportDocument doc(String json) {
+        List<String> warnings = new ArrayList<>();
+        ReportDocument d = ReportInput.parse(json, "test.json", warnings::add).orElseThrow(() ->
+                new AssertionError("not read: " + warnings));
+        assertEquals(List.of(), warnings);
+        return d;
+    }
+
+    private static String page(ReportDocument... docs) {
+        return ReportPage.render(List.of(docs), SeedClaims.load(), "Test <page>", "made by a test");
+    }
+
+    /** The SVG charts of a page, each as its markup. */
+    static List<String> charts(String html) {
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile("<svg class=\"chart\".*?</svg>", Pattern.DOTALL).matcher(html);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+
+    static int count(String s, String what) {
+        return s.split(Pattern.quote(what), -1).length - 1;
+    }
+
+    @Test
+    void textFromTheRowsIsEscapedInTablesChartsAndTooltips() {
+        String evil = "<script>alert(\\\"x\\\")</script> & 'q'";
+        String html = page(doc("[" + row(evil, "randread", "100", "409.6") + ", "
+                + row("CHANNEL", "randread", "200", "819.2") + "]"));
+        assertFalse(html.contains("<script"), "no script element, neither ours nor one from the data");
+        assertFalse(html.contains("alert(\"x\")"), "quotes escaped");
+        assertTrue(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;"), html);
+        assertTrue(html.contains("<title>Test &lt;page&gt;</title>"), "the title too");
+        // the legend, the bar's tooltip and the row table each name it, always escaped
+        assertTrue(count(html, "&lt;script&gt;alert") >= 3, html);
+        String chart = charts(html).get(0);
+        assertEquals(2, count(chart, "<rect class=\"bar\""), chart);
+    }
+
+    @Test
+    void aSectionWithNoRowsSaysWhyAndDrawsNothing() {
+        String html = page(doc("{\"format\": \"sluice-bench\", \"version\": 1, \"command\": \"sluice bench all\", "
+                + "\"machine\": null, \"sections\": [{\"name\": \"jruby\", \"skipped\": \"no jruby-complete jar found\", "
+                + "\"rows\": []}, {\"name\": \"zip\", \"rows\": []}]}"));
+        assertTrue(html.contains("<b>Not run:</b> no jruby-complete jar found"), html);
+        assertTrue(html.contains("No rows."), html);
+        assertEquals(List.of(), charts(html));
+        assertTrue(html.contains("not measured") || html.contains("no rows"), "claims say nothing was measured");
+    }
+
+    @Test
+    void aSingleRowIsOneChartWithOneBar() {
+        String html = page(doc("[" + row("MappedWriter", "seqwrite", "700", "716.8") + "]"));
+        List<String> charts = charts(html);
+        assertEquals(1, charts.size(), html);
+        assertEquals(1, count(charts.get(0), "<rect class=\"bar\""), charts.get(0));
+        // a whisker from the spread, since this row records no per-round extremes
+        assertEquals(3, count(charts.get(0), "<line class=\"whisker\""), charts.get(0));
+    }
+
+    @Test
+    void zeroIsAMarkOnTheAxisAndMissingIsNotApplicableNeverNaN() {
+        String html = page(doc("[" + row("zero", "randread", "0", "0") + ", " + row("missing", "randread", "null", "null")
+                + ", " + row("fine", "randread", "10", "40.96") + "]"));
+        String chart = charts(html).get(0);
+        assertEquals(2, count(chart, "<rect class=\"bar\""), "zero and fine have bars, missing none: " + chart);
+        assertTrue(chart.contains("height=\"0.0\""), chart);
+        assertEquals(1, count(chart, "<line class=\"zero\""), chart);
+        assertTrue(chart.contains(">n/a<title>missing"), chart);
+        for (String bad : List.of("NaN", "Infinity")) {
+            assertFalse(html.contains(bad), bad + " in the page");
+        }
+    }
+
+    @Test
+    void allZeroOrAllMissingStillGivesAnAxis() {
+        String html = page(doc("[" + row("a", "randread", "0", "0") + ", " + row("b", "randread", "null", "null") + "]"));
+        String chart = charts(html).get(0);
+        assertTrue(chart.contains("class=\"tick\""), chart);
+        assertFalse(html.contains("NaN"), html);
+    }
+
+    @Test
+    void kvRowsCountEntriesNotBytesAndChartOperations() {
+        String kv = "{\"engine\": \"%s\", \"workload\": \"kv-get\", \"blockSize\": %d, \"threads\": 1, "
+                + "\"opsPerMs\": %s, \"mbPerSec\": null, \"spread\": 0.1, \"rounds\": 3}";
+        String html = page(doc("[" + String.format(kv, "Sluice::DB", 20000, "400") + ", "
+                + String.format(kv, "PStore", 400, "50") + "]"));
+        List<String> charts = charts(html);
+        assertEquals(1, charts.size(), "one panel, one group: the stores differ in entries, not in a block size");
+        assertEquals(2, count(charts.get(0), "<rect class=\"bar\""), charts.get(0));
+        assertTrue(charts.get(0).contains("ops/ms"), "operations, since bytes mean nothing here");
+        assertTrue(html.contains("Sluice::DB (20,000 entries, 1 thread): 400 ops/ms"), html);
+        assertFalse(html.contains("19.5 KiB"), "entries are not bytes");
+    }
+
+    @Test
+    void theOldBareArrayFormatIsRead() throws IOException {
+        ReportDocument d = doc(resource("bare-uring-rows.json"));
+        assertEquals(null, d.machine());
+        assertEquals("uring", d.sections().get(0).name());
+        String html = page(d);
+        assertTrue(html.contains("records no machine"), html);
+        assertFalse(charts(html).isEmpty());
+        // seed 004's 4 KiB table row, read from these rows: 987 / 1069
+        assertTrue(html.contains("0.92x"), html);
+    }
+
+    @Test
+    void unknownFormatsAreSkippedWithAWarningNamingTheFile() {
+        List<String> warnings = new ArrayList<>();
+        assertTrue(ReportInput.parse("{\"results\": [{\"command\": \"wc -l\"}]}", "wc.json", warnings::add).isEmpty());
+        assertTrue(ReportInput.parse("[1, 2]", "numbers.json", warnings::add).isEmpty());
+        assertTrue(ReportInput.parse("[{\"engine\": \"x\"}]", "noworkload.json", warnings::add).isEmpty());
+        assertTrue(ReportInput.parse("[{\"engine\": ", "cut.json", warnings::add).isEmpty());
+        assertTrue(ReportInput.parse("[]", "empty.json", warnings::add).isEmpty());
+        assertEquals(5, warnings.size(), warnings::toString);
+        assertTrue(warnings.get(0).startsWith("skipping wc.json: not benchmark rows") && warnings.get(0)
+                .contains("hyperfine"), warnings.get(0));
+        assertTrue(warnings.get(1).contains("element 1 is not an object"), warnings.get(1));
+        assertTrue(warnings.get(2).contains("engine and workload"), warnings.get(2));
+        assertTrue(warnings.get(3).startsWith("skipping cut.json: not JSON: unexpected end"), warnings.get(3));
+        assertTrue(warnings.get(4).contains("no rows"), warnings.get(4));
+    }
+
+    @Test
+    void aSingleValueIsSkippedWithAWarningNullToo() {
+        // Found by BenchJsonFuzzTest: a file holding the JSON value null reached a pattern switch without a null
+        // case, and 'sluice report' stopped with a NullPointerException instead of skipping the file.
+        List<String> warnings = new ArrayList<>();
+        assertTrue(ReportInput.parse(" null\n", "null.json", warnings::add).isEmpty());
+        assertTrue(ReportInput.parse("\"rows\"", "text.json", warnings::add).isEmpty());
+        assertEquals(List.of("skipping null.json: not benchmark rows (a single JSON value)",
+                "skipping text.json: not benchmark rows (a single JSON value)"), warnings);
+    }
+
+    @Test
+    void sectionsOfBareArraysAreToldByWhatOnlyTheyWrite() {
+        String[][] cases = {
+            {"randread", "{\"baseline\": \"CLASSIC\"}", "engines"},
+            {"randread", "{\"baseline\": \"jdk-direct\"}", "uring"},
+            {"randwrite", "{}", "uring"},
+            {"seqwrite", "{}", "write"},
+            {"seqwrite", "{\"userSec\": 1.0}", "jruby"},
+            {"fill", "{}", "bigfile"},
+            {"smallStored", "{}", "zip"},
+            {"maf-parse", "{}", "chunks"},
+            {"kv-get", "{}", "kv"},
+            {"1brc", "{}", "scan"},
+            {"lines", "{}", "other"},
+        };
+        for (String[] c : cases) {
+            String extra = c[1].substring(1, c[1].length() - 1);
+            String json = "[{\"engine\": \"e\", \"workload\": \"" + c[0] + "\"" + (extra.isEmpty() ? "" : ", " + extra)
+                    + "}]";
+            assertEquals(c[2], doc(json).sections().get(0).name(), json);
+        }
+    }
+
+    @Test
+    void theDocumentReadsBackAsWritten() {
+        ReportDocument d = doc(resource("fixture-run.json"));
+        ReportDocument again = doc(d.toJson());
+        assertEquals(d.machine(), again.machine());
+        assertEquals(d.sections().size(), again.sections().size());
+        for (int i = 0; i < d.sections().size(); i++) {
+            assertEquals(d.sections().get(i).name(), again.sections().get(i).name());
+            assertEquals(d.sections().get(i).skipped(), again.sections().get(i).skipped());
+            assertEquals(d.sections().get(i).rows(), again.sections().get(i).rows());
+        }
+    }
+
+    @Test
+    void thePageLoadsNothingFromAnywhere() {
+        String html = page(doc(resource("fixture-run.json")));
+        for (String outside : List.of("<script", "<link", "<img", "<iframe", "@import", "url(", "src=", "http://",
+                "https://")) {
+            // the only URL allowed is the SVG namespace, which is a name, not a request
+            String rest = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+            assertFalse(rest.contains(outside), outside);
+        }
+    }
+
+    @Test
+    void everyChartOfTheFixtureHasMarksAndFioAndMemoryLinesWhereKnown() {
+        ReportDocument d = doc(resource("fixture-run.json"));
+        Map<String, Object> machine = new java.util.LinkedHashMap<>(d.machine());
+        machine.put("memoryCopyMBps", 9000);
+        String html = page(new ReportDocument(d.source(), machine, d.command(), d.sections()));
+        List<String> charts = charts(html);
+        assertTrue(charts.size() > 20, "charts: " + charts.size());
+        for (String c : charts) {
+            assertTrue(count(c, "<rect class=\"bar\"") > 0, c);
+        }
+        assertTrue(html.contains("class=\"ref-fio\""), "fio lines in the engines and uring charts");
+        assertTrue(html.contains("class=\"ref-memory\""), "a memory line where it fits the scale");
+        assertTrue(html.contains("Off this chart's scale: memory copy"), "and named where it does not");
+    }
+
+    static String resource(String name) {
+        try (InputStream in = ReportPageTest.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new AssertionError("missing test resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
