@@ -18,9 +18,11 @@ import java.util.Set;
  * The report page: one self-contained HTML file (inline CSS and SVG, no script, nothing loaded from anywhere) that
  * puts each seed's claims beside the rows measured here, with charts of every section and the machine they ran on.
  *
- * <p>Layout: how to read the page; the run (sections, times, what was skipped and why); the machine; a summary of
- * every claim's verdicts; then one part per seed (its claims, its own figures, our ratios beside them with the
- * verdict and the known reason, and the charts of its sections); then the sections no seed speaks to.
+ * <p>Layout: a warning where the machine was loaded or many rows are noisy; the answer (per workload, the winner here,
+ * by how much over the runner-up and the JDK baseline, and what to use); what each seed claimed, where and on what
+ * machine, with one verdict per claim; how to read the page; the machine; then one part per seed (its claims, its own
+ * figures, its charts, our ratios beside its with the verdict and the known reason); then the sections no seed speaks
+ * to; then the run (sections, times, what was skipped and why).
  */
 public final class ReportPage {
     /** Colours for series, told apart also by people with the common colour-vision deficiencies (Okabe and Ito). */
@@ -55,20 +57,24 @@ public final class ReportPage {
         return p.out.toString();
     }
 
-    /** A section instance with the machine of the document it came from. */
-    private record Instance(ReportSection section, Map<String, Object> machine) {
+    /** A section instance with the machine of the document it came from; {@code index} names its charts. */
+    private record Instance(ReportSection section, Map<String, Object> machine, int index) {
     }
 
     private List<Instance> instances() {
         List<Instance> all = new ArrayList<>();
         for (ReportDocument d : documents) {
             for (ReportSection s : d.sections()) {
-                all.add(new Instance(s, d.machine()));
+                all.add(new Instance(s, d.machine(), 0));
             }
         }
         all.sort((a, b) -> Integer.compare(SectionInfo.order(a.section().name()),
                 SectionInfo.order(b.section().name())));
-        return all;
+        List<Instance> numbered = new ArrayList<>();
+        for (Instance i : all) {
+            numbered.add(new Instance(i.section(), i.machine(), numbered.size() + 1));
+        }
+        return numbered;
     }
 
     private void page() {
@@ -79,6 +85,8 @@ public final class ReportPage {
         out.append("<h1>").append(Html.escape(title)).append("</h1>\n");
         out.append("<p class=\"lede\">").append(Html.escape(generated)).append("</p>\n");
         List<Instance> instances = instances();
+        warnings();
+        answer(instances);
         summary(instances);
         howToRead();
         machines();
@@ -89,7 +97,7 @@ public final class ReportPage {
         }
         List<Instance> others = instances.stream().filter(i -> !shown.contains(i.section().name())).toList();
         if (!others.isEmpty()) {
-            out.append("<h2 id=\"other\">Sections no seed speaks to</h2>\n");
+            out.append("<h2 id=\"other\">The sections no seed speaks to</h2>\n");
             for (Instance i : others) {
                 section(i);
             }
@@ -98,6 +106,189 @@ public final class ReportPage {
         out.append("<footer>Made by <code>sluice report</code>. This page is one file: no script, no fonts or "
                 + "images from elsewhere; it reads the same offline.</footer>\n");
         out.append("</main>\n</body>\n</html>\n");
+    }
+
+    /** The 1-minute load average the machine record gives {@code key} ({@code loadBefore}, {@code loadAfter}). */
+    private static double load(Map<String, Object> machine, String key) {
+        return machine != null && machine.get(key) instanceof List<?> l && !l.isEmpty() && l.get(0) instanceof Number n
+                ? n.doubleValue() : Double.NaN;
+    }
+
+    /**
+     * Warnings at the top: a run whose machine had more runnable work than cores (its load average, before or after,
+     * above the cores the JVM saw), and a run where a quarter or more of the rows are noisy.
+     */
+    private void warnings() {
+        List<String> lines = new ArrayList<>();
+        for (ReportDocument d : documents) {
+            Map<String, Object> m = d.machine();
+            double cores = m != null && m.get("cores") instanceof Number n ? n.doubleValue() : Double.NaN;
+            double load = Math.max(Double.isNaN(load(m, "loadBefore")) ? 0 : load(m, "loadBefore"),
+                    Double.isNaN(load(m, "loadAfter")) ? 0 : load(m, "loadAfter"));
+            if (!Double.isNaN(cores) && load > cores) {
+                lines.add(d.source() + ": the load average reached " + String.format(Locale.ROOT, "%.2f", load)
+                        + " on " + (long) cores + " core" + (cores == 1 ? "" : "s") + ", so other work shared the "
+                        + "CPUs: figures may be low and noisy, and small differences mean nothing.");
+            }
+            int rows = 0;
+            int noisy = 0;
+            for (ReportSection s : d.sections()) {
+                for (ReportRow r : s.rows()) {
+                    if (!r.isFio()) {
+                        rows++;
+                        noisy += Standing.noisy(r) ? 1 : 0;
+                    }
+                }
+            }
+            if (noisy > 0 && noisy * 4 >= rows) {
+                lines.add(d.source() + ": " + noisy + " of " + rows + " rows are noisy (their rounds spread by "
+                        + Format.percent(Standing.NOISY) + " of the median or more): a quick or loaded run; "
+                        + "measure again with more rounds on a quiet machine before trusting them.");
+            }
+        }
+        if (!lines.isEmpty()) {
+            out.append("<section class=\"warning\" id=\"warnings\"><h2>Read with care</h2><ul>");
+            for (String l : lines) {
+                out.append("<li>").append(Html.escape(l)).append("</li>");
+            }
+            out.append("</ul></section>\n");
+        }
+    }
+
+    /** The rows of one section cut into chart panels (workload and file), in the order first met. */
+    private static Map<String, List<ReportRow>> panels(List<ReportRow> rows) {
+        Map<String, List<ReportRow>> panels = new LinkedHashMap<>();
+        for (ReportRow r : rows) {
+            panels.computeIfAbsent(panelTitle(r), k -> new ArrayList<>()).add(r);
+        }
+        return panels;
+    }
+
+    private static String chartId(Instance i, int panel) {
+        return "chart-" + i.index() + "-" + panel;
+    }
+
+    /**
+     * The page's first answer: per workload (a chart panel), the contender that leads most of its settings by more
+     * than the noise, by how much over the runner-up and over the JDK baseline there (medians over those settings),
+     * and what to use; "level within noise" where no setting has a clear leader.
+     */
+    private void answer(List<Instance> instances) {
+        out.append("<h2 id=\"answer\">Which strategy wins here</h2>\n");
+        out.append("<p class=\"note\">Per workload, the contender that leads the most settings (block size and "
+                + "threads) by more than the rows' spread, measured side by side on this machine. Ratios are "
+                + "medians over the settings it leads; the workload's name links to its chart.</p>\n");
+        out.append("<table class=\"answer\"><thead><tr><th>workload</th><th>winner here</th>"
+                + "<th>over the runner-up</th><th>over the JDK baseline</th><th>use</th></tr></thead><tbody>\n");
+        int written = 0;
+        for (Instance i : instances) {
+            if (i.section().rows().isEmpty()) {
+                continue;
+            }
+            SectionInfo info = SectionInfo.of(i.section().name());
+            int pi = 0;
+            for (Map.Entry<String, List<ReportRow>> p : panels(i.section().rows()).entrySet()) {
+                pi++;
+                Map<String, List<ReportRow>> groups = groups(p.getValue());
+                Map<String, List<Standing>> wins = new LinkedHashMap<>();
+                int settings = 0;
+                for (List<ReportRow> g : groups.values()) {
+                    Standing st = Standing.of(g, info.opsPerMs());
+                    if (st.runnerUp() == null) {
+                        continue;
+                    }
+                    settings++;
+                    if (st.clear()) {
+                        wins.computeIfAbsent(label(st.best()), k -> new ArrayList<>()).add(st);
+                    }
+                }
+                if (settings == 0) {
+                    continue;
+                }
+                written++;
+                out.append("<tr><td><a href=\"#").append(chartId(i, pi)).append("\">")
+                        .append(Html.escape(info.name() + ": " + p.getKey())).append("</a></td>");
+                String winner = null;
+                for (Map.Entry<String, List<Standing>> w : wins.entrySet()) {
+                    if (winner == null || w.getValue().size() > wins.get(winner).size()) {
+                        winner = w.getKey();
+                    }
+                }
+                if (winner == null) {
+                    out.append("<td colspan=\"3\"><span class=\"level\">level within noise</span> in all ")
+                            .append(settings).append(" setting").append(settings == 1 ? "" : "s")
+                            .append("</td><td>any of them</td></tr>\n");
+                    continue;
+                }
+                List<Standing> its = wins.get(winner);
+                List<Double> overRunner = new ArrayList<>();
+                List<Double> overBase = new ArrayList<>();
+                Set<String> runners = new LinkedHashSet<>();
+                String baseline = null;
+                for (Standing st : its) {
+                    overRunner.add(st.ratio());
+                    runners.add(label(st.runnerUp()));
+                    double b = st.best().number("ratioToBaseline");
+                    if (!Double.isNaN(b) && st.best().baseline() != null) {
+                        overBase.add(b);
+                        baseline = st.best().baseline();
+                    }
+                }
+                String where = its.size() == settings ? (settings == 1 ? "" : "all " + settings + " settings")
+                        : its.size() + " of " + settings + " settings";
+                out.append("<td><b>").append(Html.escape(winner)).append("</b>")
+                        .append(where.isEmpty() ? "" : " <span class=\"source\">(" + Html.escape(where) + ")</span>")
+                        .append("</td><td class=\"num\">").append(Html.escape(Format.ratio(median(overRunner))))
+                        .append(" <span class=\"source\">").append(Html.escape(String.join(", ", runners)))
+                        .append("</span></td><td class=\"num\">");
+                if (baseline == null || baseline.equals(winner)) {
+                    out.append(baseline == null ? "" : "is the baseline");
+                } else {
+                    out.append(Html.escape(Format.ratio(median(overBase)))).append(" <span class=\"source\">")
+                            .append(Html.escape(baseline)).append("</span>");
+                }
+                out.append("</td><td>").append(Html.escape(its.size() * 2 > settings ? winner
+                        : winner + " where it leads; elsewhere level or another")).append("</td></tr>\n");
+            }
+        }
+        if (written == 0) {
+            out.append("<tr><td colspan=\"5\">No workload here has two contenders to compare.</td></tr>\n");
+        }
+        out.append("</tbody></table>\n");
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> v = values.stream().filter(x -> !Double.isNaN(x)).sorted().toList();
+        if (v.isEmpty()) {
+            return Double.NaN;
+        }
+        int n = v.size();
+        return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+    }
+
+    /**
+     * A panel's rows in groups along the chart's x axis: by block size and threads, or by threads alone when each
+     * contender has its own block size (chunk sizes, say), where grouping by size would give every bar a group.
+     */
+    private static Map<String, List<ReportRow>> groups(List<ReportRow> rows) {
+        boolean bySize = bySize(rows);
+        Map<String, List<ReportRow>> groups = new LinkedHashMap<>();
+        for (ReportRow r : rows) {
+            groups.computeIfAbsent((bySize ? r.blockSize() : 0) + "/" + r.threads(), k -> new ArrayList<>()).add(r);
+        }
+        return groups;
+    }
+
+    private static boolean bySize(List<ReportRow> rows) {
+        Map<String, Set<Long>> sizesBySeries = new LinkedHashMap<>();
+        for (ReportRow r : rows) {
+            if (!r.isFio()) {
+                sizesBySeries.computeIfAbsent(label(r), k -> new LinkedHashSet<>()).add(r.blockSize());
+            }
+        }
+        Set<Long> allSizes = new LinkedHashSet<>();
+        sizesBySeries.values().forEach(allSizes::addAll);
+        return allSizes.size() > 1 && sizesBySeries.values().stream().anyMatch(v -> v.size() > 1);
     }
 
     private void howToRead() {
@@ -110,13 +301,25 @@ public final class ReportPage {
                         + "<b>Dotted red lines</b>: one thread copying memory, which no copy out of the page cache "
                         + "beats on one thread.</li>")
                 .append("<li><b>Claims</b>: a seed's table as ratios (above 1: its first column is faster) beside "
-                        + "the same ratio of two of our rows measured side by side. It <span class=\"v holds\">holds"
-                        + "</span> when ours points the same way (within ")
+                        + "the same ratio of two of our rows measured side by side; within ")
                 .append(Html.escape(Format.percent(SeedClaims.LEVEL - 1)))
-                .append(" counts as level), is <span class=\"v inverted\">inverted</span> when ours points the "
-                        + "other way, and otherwise <span class=\"v does-not-hold\">does not hold</span>. The "
-                        + "reasons are what our records found; the seeds ran on other machines.</li>")
-                .append("<li>Hover over a bar for its figures; every row is in the table under its charts.</li>")
+                .append(" counts as level. Each claim gets one verdict, the one most of its cells have: ")
+                .append(badge(SeedClaims.Verdict.HOLDS)).append(" ours points the same way; ")
+                .append(badge(SeedClaims.Verdict.EXCEEDED)).append(" the seed's first does better here than the "
+                        + "seed found; ").append(badge(SeedClaims.Verdict.FALLS_SHORT)).append(" it does worse, but "
+                        + "not the other way; ").append(badge(SeedClaims.Verdict.INVERTED)).append(" ours points the "
+                        + "other way. The cells are folded under each claim. The seeds ran on other machines.</li>")
+                .append("<li><b>Noise</b>: a row whose rounds spread by ")
+                .append(Html.escape(Format.percent(Standing.NOISY)))
+                .append(" of its median or more is noisy (a pale bar with a dashed outline, flagged in the caption and the table); a row of one "
+                        + "round has no spread. A chart names the fastest of a group only when it leads by more "
+                        + "than both rows' spread and at least ")
+                .append(Html.escape(Format.percent(Standing.MARGIN)))
+                .append("; otherwise the group is level within noise.</li>")
+                .append("<li><b>Scales</b>: where a chart's bars span more than 30 times, its axis is "
+                        + "logarithmic (marked \"log scale\"): equal steps are equal ratios.</li>")
+                .append("<li>Each bar is labelled with its figure; hovering gives the rest, and every row is in "
+                        + "the table under its charts.</li>")
                 .append("</ul></section>\n");
     }
 
@@ -247,9 +450,18 @@ public final class ReportPage {
     }
 
     private void summary(List<Instance> instances) {
-        out.append("<h2 id=\"claims\">The seeds' claims here, at a glance</h2>\n");
+        out.append("<h2 id=\"claims\">What the seeds claimed, and whether it holds here</h2>\n");
+        out.append("<p>The seeds are the published benchmarks Sluice set out to check on this machine. Each claimed "
+                + "something about a way of doing file I/O on the JVM, measured on its author's machine:</p>\n<ul "
+                + "class=\"seeds\">");
+        for (SeedClaims.Seed seed : claims.seeds()) {
+            out.append("<li><a href=\"#seed-").append(Html.escape(seed.id())).append("\"><b>Seed ")
+                    .append(Html.escape(seed.id())).append("</b></a>, ").append(Html.escape(seed.title()))
+                    .append(". ").append(Html.escape(seedSentence(seed))).append("</li>");
+        }
+        out.append("</ul>\n");
         out.append("<table class=\"summary\"><thead><tr><th>seed</th><th>claim</th><th>seed's ratio</th>"
-                + "<th>ours</th><th>verdicts</th></tr></thead><tbody>\n");
+                + "<th>ours</th><th>verdict</th></tr></thead><tbody>\n");
         for (SeedClaims.Seed seed : claims.seeds()) {
             int n = 0;
             for (SeedClaims.Comparison c : seed.comparisons()) {
@@ -262,11 +474,27 @@ public final class ReportPage {
                         .append(anchor(seed, n)).append("\">").append(Html.escape(c.caption())).append("</a></td><td>")
                         .append(Html.escape(rangeText(seedRange, c.kind())))
                         .append("</td><td>").append(Html.escape(rangeText(ourRange, c.kind()))).append("</td><td>");
+                out.append(badge(SeedClaims.overall(outcomes.stream().map(SeedClaims.Outcome::verdict).toList())));
                 verdictCounts(outcomes);
                 out.append("</td></tr>\n");
             }
         }
         out.append("</tbody></table>\n");
+    }
+
+    /** What the seed claimed, where it was published and on what machine, as its record has them. */
+    static String seedSentence(SeedClaims.Seed seed) {
+        StringBuilder b = new StringBuilder();
+        if (seed.claim() != null) {
+            b.append("It claimed: ").append(seed.claim()).append(' ');
+        }
+        b.append("Published: ").append(seed.published() != null ? strip(seed.published())
+                : "not recorded here").append(". Its machine: ").append(strip(seed.machine())).append('.');
+        return b.toString();
+    }
+
+    private static String strip(String s) {
+        return s == null ? "not described" : s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
     }
 
     private static double seedFigure(SeedClaims.Comparison c, SeedClaims.ClaimRow r) {
@@ -300,20 +528,25 @@ public final class ReportPage {
         return r[0] == r[1] ? Format.ratio(r[0]) : Format.ratio(r[0]) + " to " + Format.ratio(r[1]);
     }
 
+    /** The count of each cell verdict behind a claim's one verdict, folded. */
     private void verdictCounts(List<SeedClaims.Outcome> outcomes) {
         Map<SeedClaims.Verdict, Integer> counts = new EnumMap<>(SeedClaims.Verdict.class);
         for (SeedClaims.Outcome o : outcomes) {
             counts.merge(o.verdict(), 1, Integer::sum);
         }
         if (counts.isEmpty()) {
-            out.append("<span class=\"v not-measured\">no rows</span>");
+            out.append(" <span class=\"source\">no rows</span>");
+            return;
         }
-        counts.forEach((v, k) -> out.append(badge(v)).append(k > 1 ? "<span class=\"count\">\u00d7" + k + "</span>" : "")
-                .append(' '));
+        List<String> parts = new ArrayList<>();
+        counts.forEach((v, k) -> parts.add(k + " " + v.words()));
+        out.append("<details class=\"cells\"><summary>").append(outcomes.size()).append(" cell")
+                .append(outcomes.size() == 1 ? "" : "s").append("</summary>")
+                .append(Html.escape(String.join(", ", parts))).append("</details>");
     }
 
     private static String badge(SeedClaims.Verdict v) {
-        return "<span class=\"v " + v.words().replace(' ', '-') + "\">" + Html.escape(v.words()) + "</span>";
+        return "<span class=\"v " + v.css() + "\">" + Html.escape(v.words()) + "</span>";
     }
 
     private static String anchor(SeedClaims.Seed seed, int comparison) {
@@ -323,8 +556,8 @@ public final class ReportPage {
     private void seed(SeedClaims.Seed seed, List<Instance> instances) {
         out.append("<h2 id=\"seed-").append(Html.escape(seed.id())).append("\">Seed ").append(Html.escape(seed.id()))
                 .append(": ").append(Html.escape(seed.title())).append("</h2>\n");
-        out.append("<p class=\"seedinfo\"><b>Its machine:</b> ").append(Html.escape(seed.machine()))
-                .append(". <b>Its method:</b> ").append(Html.escape(seed.method())).append(".</p>\n");
+        out.append("<p class=\"seedinfo\">").append(Html.escape(seedSentence(seed)))
+                .append(" <b>Its method:</b> ").append(Html.escape(seed.method())).append(".</p>\n");
         if (seed.table() != null) {
             SeedClaims.Table t = seed.table();
             out.append("<details><summary>").append(Html.escape(t.caption())).append("</summary><table class=\"seedtable\">"
@@ -369,7 +602,12 @@ public final class ReportPage {
     }
 
     private void comparison(SeedClaims.Seed seed, int n, SeedClaims.Comparison c, List<Instance> instances) {
-        out.append("<h4 id=\"").append(anchor(seed, n)).append("\">").append(Html.escape(c.caption())).append("</h4>\n");
+        List<SeedClaims.Verdict> cells = new ArrayList<>();
+        for (SeedClaims.Outcome o : outcomes(c, instances)) {
+            cells.add(o.verdict());
+        }
+        out.append("<h4 id=\"").append(anchor(seed, n)).append("\">").append(Html.escape(c.caption())).append(' ')
+                .append(badge(SeedClaims.overall(cells))).append("</h4>\n");
         // one column per reading and section instance that measured anything for it
         List<SeedClaims.Reading> readings = new ArrayList<>();
         List<Instance> columns = new ArrayList<>();
@@ -390,7 +628,8 @@ public final class ReportPage {
             }
         }
         boolean manySources = columns.stream().map(i -> i.section().source()).distinct().count() > 1;
-        out.append("<table class=\"claim\"><thead><tr><th>seed's row</th>");
+        out.append("<details class=\"claim\"><summary>The seed's rows beside ours, cell by cell</summary>"
+                + "<div class=\"scroll\"><table class=\"claim\"><thead><tr><th>seed's row</th>");
         for (String col : c.seedColumns()) {
             out.append("<th>seed: ").append(Html.escape(col)).append("</th>");
         }
@@ -434,7 +673,7 @@ public final class ReportPage {
             }
             out.append("</tr>\n");
         }
-        out.append("</tbody></table>\n");
+        out.append("</tbody></table></div></details>\n");
         if (c.kind() == SeedClaims.Kind.RATE) {
             out.append("<p class=\"note\">Ours is our rate over the seed's: another machine, so this says only "
                     + "whether this one reaches the seed's figure.</p>\n");
@@ -506,12 +745,9 @@ public final class ReportPage {
             return;
         }
         Map<String, String> colors = colors(s.rows());
-        Map<String, List<ReportRow>> panels = new LinkedHashMap<>();
-        for (ReportRow r : s.rows()) {
-            panels.computeIfAbsent(panelTitle(r), k -> new ArrayList<>()).add(r);
-        }
-        for (Map.Entry<String, List<ReportRow>> p : panels.entrySet()) {
-            chart(info, p.getKey(), p.getValue(), colors, instance.machine());
+        int pi = 0;
+        for (Map.Entry<String, List<ReportRow>> p : panels(s.rows()).entrySet()) {
+            chart(chartId(instance, ++pi), info, p.getKey(), p.getValue(), colors, instance.machine());
         }
         rowTable(s.rows());
         out.append("</section>\n");
@@ -540,62 +776,63 @@ public final class ReportPage {
         return b.toString();
     }
 
-    private void chart(SectionInfo info, String panel, List<ReportRow> rows, Map<String, String> colors,
+    private void chart(String id, SectionInfo info, String panel, List<ReportRow> rows, Map<String, String> colors,
                        Map<String, Object> machine) {
         boolean ops = info.opsPerMs();
         String unit = ops ? "ops/ms" : "MB/s";
-        // When each contender has its own block size (chunk sizes, say), grouping by block size would give every
-        // bar a group of its own: group by threads alone.
-        Map<String, Set<Long>> sizesBySeries = new LinkedHashMap<>();
-        for (ReportRow r : rows) {
-            if (!r.isFio()) {
-                sizesBySeries.computeIfAbsent(label(r), k -> new LinkedHashSet<>()).add(r.blockSize());
-            }
-        }
-        Set<Long> allSizes = new LinkedHashSet<>();
-        sizesBySeries.values().forEach(allSizes::addAll);
-        boolean bySize = allSizes.size() > 1 && sizesBySeries.values().stream().anyMatch(v -> v.size() > 1);
+        boolean bySize = bySize(rows);
         boolean vthreads = rows.get(0).workload().contains("vthreads");
-
-        Map<String, List<ReportRow>> groups = new LinkedHashMap<>();
-        for (ReportRow r : rows) {
-            groups.computeIfAbsent((bySize ? r.blockSize() : 0) + "/" + r.threads(), k -> new ArrayList<>()).add(r);
-        }
+        Map<String, List<ReportRow>> groups = groups(rows);
         double memory = machine != null && machine.get("memoryCopyMBps") instanceof Number n ? n.doubleValue()
                 : Double.NaN;
         List<BarChart.Group> chartGroups = new ArrayList<>();
         Map<String, List<String>> winners = new LinkedHashMap<>();
+        List<String> level = new ArrayList<>();
+        List<String> noisy = new ArrayList<>();
+        List<String> fio = new ArrayList<>();
         for (List<ReportRow> g : groups.values()) {
             ReportRow first = g.get(0);
             String threads = first.threads() + (vthreads ? " virtual thread" : " thread") + (first.threads() == 1 ? "" : "s");
             String label = bySize ? size(first) : threads;
             String sublabel = bySize ? threads : "";
+            String where = label + (sublabel.isEmpty() ? "" : " " + sublabel);
             List<BarChart.Bar> bars = new ArrayList<>();
             List<BarChart.Reference> refs = new ArrayList<>();
-            ReportRow best = null;
             for (ReportRow r : g) {
                 double value = ops ? r.opsPerMs() : r.mbPerSec();
                 if (r.isFio()) {
+                    if (!fio.contains(r.engine())) {
+                        fio.add(r.engine());
+                    }
                     refs.add(new BarChart.Reference(r.engine(), value, false, r.engine() + ": " + Format.number(value)
                             + " " + unit + " (fio running the same job)"));
                     continue;
                 }
                 double[] range = r.opsRange();
                 double scale = r.opsPerMs() > 0 ? value / r.opsPerMs() : Double.NaN;
-                bars.add(new BarChart.Bar(label(r), value, range[0] * scale, range[1] * scale, tooltip(r, unit, value,
-                        range[0] * scale, range[1] * scale)));
-                if (!Double.isNaN(value) && (best == null || value > (ops ? best.opsPerMs() : best.mbPerSec()))) {
-                    best = r;
+                // one round has no spread: no whisker either
+                double low = r.rounds() == 1 ? Double.NaN : range[0] * scale;
+                double high = r.rounds() == 1 ? Double.NaN : range[1] * scale;
+                bars.add(new BarChart.Bar(label(r), value, low, high, tooltip(r, unit, value, low, high),
+                        Standing.noisy(r)));
+                if (Standing.noisy(r)) {
+                    noisy.add(label(r) + " at " + where + " (" + Format.percent(r.spread()) + ")");
                 }
             }
             if (ops && first.blockSize() > 0 && !Double.isNaN(memory) && !info.name().equals("kv")) {
                 double v = memory * 1000 / first.blockSize();
-                refs.add(new BarChart.Reference("memory copy", v, true, "one thread copying memory: "
-                        + Format.number(v) + " " + unit + " of " + Format.bytes(first.blockSize())));
+                // the same one-thread figure over every group of this size, whatever the group's threads
+                refs.add(new BarChart.Reference("memory copy, one thread, " + Format.bytes(first.blockSize()), v, true,
+                        "one thread copying memory: " + Format.number(v) + " " + unit + " of "
+                                + Format.bytes(first.blockSize())));
             }
-            if (best != null && bars.size() > 1) {
-                winners.computeIfAbsent(label(best), k -> new ArrayList<>())
-                        .add(label + (sublabel.isEmpty() ? "" : " " + sublabel));
+            Standing st = Standing.of(g, ops);
+            if (st.runnerUp() != null) {
+                if (st.clear()) {
+                    winners.computeIfAbsent(label(st.best()), k -> new ArrayList<>()).add(where);
+                } else {
+                    level.add(where);
+                }
             }
             chartGroups.add(new BarChart.Group(label, sublabel, bars, refs));
         }
@@ -610,16 +847,24 @@ public final class ReportPage {
                 series.add(s);
             }
         }
-        BarChart chart = new BarChart(info.title() + ": " + panel, unit, series, chartGroups, chartRefs);
+        BarChart chart = new BarChart(info.title() + ": " + panel, unit, series, chartGroups, chartRefs, fio);
         String svg = chart.svg(colors);
         chartCount++;
-        out.append("<figure class=\"chart\" id=\"chart-").append(chartCount).append("\"><figcaption><b>")
-                .append(Html.escape(panel)).append("</b>, ").append(Html.escape(unit)).append(", higher is better");
+        out.append("<figure class=\"chart\" id=\"").append(id).append("\" data-series=\"").append(series.size())
+                .append("\"><figcaption><b>").append(Html.escape(panel)).append("</b>, ").append(Html.escape(unit))
+                .append(", higher is better").append(chart.logScale() ? ", log scale" : "");
+        boolean one = groups.size() == 1;
         if (!winners.isEmpty()) {
             List<String> parts = new ArrayList<>();
-            winners.forEach((engine, where) -> parts.add(engine + (groups.size() == 1 ? "" : " (" + String.join(", ",
-                    where) + ")")));
-            out.append(". Fastest: ").append(Html.escape(String.join("; ", parts)));
+            winners.forEach((engine, where) -> parts.add(engine + (one ? "" : " (" + String.join(", ", where) + ")")));
+            out.append(". Fastest beyond the noise: ").append(Html.escape(String.join("; ", parts)));
+        }
+        if (!level.isEmpty()) {
+            out.append(". <span class=\"level\">Level within noise")
+                    .append(one ? "" : ": " + Html.escape(String.join(", ", level))).append("</span>");
+        }
+        if (!noisy.isEmpty()) {
+            out.append(". <span class=\"noisy\">Noisy: ").append(Html.escape(String.join(", ", noisy))).append("</span>");
         }
         out.append("</figcaption>\n<div class=\"legend\">");
         for (String s : series) {
@@ -627,11 +872,14 @@ public final class ReportPage {
                     .append(Html.escape(s)).append("</span>");
         }
         // a line kind in the legend only where the chart draws one (the rest is named under it)
-        if (svg.contains("class=\"ref-fio\"")) {
-            out.append("<span><i class=\"fio\"></i>fio, same job</span>");
+        for (int k = 0; k < fio.size(); k++) {
+            if (svg.contains("data-ref=\"" + Html.escape(fio.get(k)) + "\"")) {
+                out.append("<span>").append(BarChart.legendLine(k, false)).append(Html.escape(fio.get(k)))
+                        .append(" (fio, same job)</span>");
+            }
         }
         if (svg.contains("class=\"ref-memory\"")) {
-            out.append("<span><i class=\"memory\"></i>memory copy, one thread</span>");
+            out.append("<span>").append(BarChart.legendLine(0, true)).append("memory copy, one thread</span>");
         }
         out.append("</div>\n<div class=\"scroll\">").append(svg).append("</div>\n");
         if (!chart.offScale().isEmpty()) {
@@ -651,8 +899,10 @@ public final class ReportPage {
             b.append(r.hasRecordedRange() ? "; rounds from " : "; about ").append(Format.number(low)).append(" to ")
                     .append(Format.number(high));
         }
-        if (!Double.isNaN(r.spread())) {
-            b.append("; spread ").append(Format.percent(r.spread()));
+        if (r.rounds() == 1) {
+            b.append("; 1 round: no spread");
+        } else if (!Double.isNaN(r.spread())) {
+            b.append("; spread ").append(Standing.spreadText(r));
         }
         double toBase = r.number("ratioToBaseline");
         if (!Double.isNaN(toBase) && r.baseline() != null && !r.baseline().equals(r.engine())) {
@@ -682,14 +932,15 @@ public final class ReportPage {
             if (r.direct()) {
                 file = file.isEmpty() ? "O_DIRECT" : file + ", O_DIRECT";
             }
-            out.append("<tr").append(r.isFio() ? " class=\"fio\"" : "").append("><td>").append(Html.escape(r.engine()))
+            out.append("<tr").append(r.isFio() ? " class=\"fio\"" : Standing.noisy(r) ? " class=\"noisy\"" : "")
+                    .append("><td>").append(Html.escape(r.engine()))
                     .append("</td><td>").append(Html.escape(r.workload())).append("</td><td class=\"num\">")
                     .append(Html.escape(size(r)))
                     .append("</td><td class=\"num\">").append(r.threads()).append("</td><td class=\"num\">")
                     .append(r.depth()).append("</td><td>").append(Html.escape(file)).append("</td><td class=\"num\">")
                     .append(Html.escape(Format.number(r.opsPerMs()))).append("</td><td class=\"num\">")
                     .append(Html.escape(Format.number(r.mbPerSec()))).append("</td><td class=\"num\">")
-                    .append(Html.escape(Format.percent(r.spread()))).append("</td><td class=\"num\">")
+                    .append(Html.escape(Standing.spreadText(r))).append("</td><td class=\"num\">")
                     .append(r.rounds() > 0 ? String.valueOf(r.rounds()) : "").append("</td><td class=\"num\">")
                     .append(Html.escape(ratioCell(r.number("ratioToBaseline"), r.baseline())))
                     .append("</td><td class=\"num\">")

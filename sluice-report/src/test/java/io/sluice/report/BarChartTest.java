@@ -31,10 +31,11 @@ class BarChartTest {
                 List.of(new BarChart.Group("4 KiB", "1 thread", List.of(bar("a", 100), bar("b", 400)), List.of())),
                 List.of());
         String svg = c.svg(Map.of("a", "#111111", "b", "#222222"));
-        // axis to 500 in steps of 100 (440 with the whisker): 230 px of plot, the 400 bar is 184 px tall
+        // axis to 500 in steps of 100 (440 with the whisker): two bars get the shortest plot, 140 px, so the 400 bar
+        // is 112 px tall
         assertTrue(svg.contains(">500</text>"), svg);
-        assertTrue(svg.contains("height=\"184.0\" fill=\"#222222\""), svg);
-        assertTrue(svg.contains("height=\"46.0\" fill=\"#111111\""), svg);
+        assertTrue(svg.contains("height=\"112.0\" fill=\"#222222\""), svg);
+        assertTrue(svg.contains("height=\"28.0\" fill=\"#111111\""), svg);
         assertEquals(6, BarChartTest.countOf(svg, "class=\"whisker\""), svg);
     }
 
@@ -59,5 +60,26 @@ class BarChartTest {
 
     static int countOf(String s, String what) {
         return s.split(java.util.regex.Pattern.quote(what), -1).length - 1;
+    }
+
+    @Test
+    void thePlotGrowsWithTheBarsItHoldsUpToAFixedMost() {
+        BarChart small = new BarChart("t", "MB/s", List.of("a", "b"),
+                List.of(new BarChart.Group("g", "", List.of(bar("a", 1), bar("b", 2)), List.of())), List.of());
+        List<BarChart.Group> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            many.add(new BarChart.Group("g" + i, "", List.of(bar("a", 1), bar("b", 2)), List.of()));
+        }
+        BarChart big = new BarChart("t", "MB/s", List.of("a", "b"), many, List.of());
+        int h1 = height(small.svg(Map.of()));
+        int h2 = height(big.svg(Map.of()));
+        assertTrue(h1 < h2, h1 + " vs " + h2);
+        assertEquals(230 + 46 + 31, h2, "16 bars: the whole 230 px plot");
+    }
+
+    private static int height(String svg) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("height=\"(\\d+)\" role").matcher(svg);
+        assertTrue(m.find(), svg);
+        return Integer.parseInt(m.group(1));
     }
 }

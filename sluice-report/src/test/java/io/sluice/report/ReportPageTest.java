@@ -224,6 +224,112 @@ class ReportPageTest {
         assertTrue(html.contains("Off this chart's scale: memory copy"), "and named where it does not");
     }
 
+    private static String spreadRow(String engine, double mb, double spread, int rounds, int threads) {
+        return String.format(java.util.Locale.ROOT, "{\"engine\": \"%s\", \"workload\": \"seqwrite\", \"blockSize\": 4096, "
+                + "\"threads\": %d, \"opsPerMs\": %s, \"mbPerSec\": %s, \"spread\": %s, \"rounds\": %d}", engine, threads,
+                mb / 4.096, mb, spread, rounds);
+    }
+
+    private static String caption(String html) {
+        Matcher m = Pattern.compile("<figcaption>(.*?)</figcaption>", Pattern.DOTALL).matcher(html);
+        assertTrue(m.find(), html);
+        return m.group(1);
+    }
+
+    @Test
+    void aNoisyRowIsFlaggedInTheCaptionTheBarAndTheTable() {
+        String html = page(doc("[" + spreadRow("quiet", 100, 0.05, 5, 1) + ", " + spreadRow("shaky", 300, 7.16, 5, 1)
+                + "]"));
+        assertTrue(caption(html).contains("Noisy: shaky at 1 thread (716%)"), caption(html));
+        assertEquals(1, count(charts(html).get(0), "data-noisy=\"true\""), "the shaky bar only, drawn pale and dashed");
+        assertTrue(html.contains("716% (noisy)"), "the row table says so");
+        assertFalse(html.contains("5% (noisy)"), "the quiet row is not flagged");
+    }
+
+    @Test
+    void noWinnerIsNamedWhereTheLeadIsWithinTheSpread() {
+        String level = page(doc("[" + spreadRow("a", 100, 0.3, 5, 1) + ", " + spreadRow("b", 125, 0.3, 5, 1) + "]"));
+        assertFalse(caption(level).contains("Fastest"), caption(level));
+        assertTrue(caption(level).contains("Level within noise"), caption(level));
+        assertTrue(level.contains("level within noise</span> in all 1 setting"), "and the answer says so");
+        String clear = page(doc("[" + spreadRow("a", 100, 0.3, 5, 1) + ", " + spreadRow("b", 140, 0.3, 5, 1) + "]"));
+        assertTrue(caption(clear).contains("Fastest beyond the noise: b"), caption(clear));
+        assertTrue(clear.contains("<b>b</b>"), "the answer names it");
+        assertTrue(clear.contains("1.40x"), "with its lead over the runner-up");
+        String oneRound = page(doc("[" + spreadRow("a", 100, 0, 1, 1) + ", " + spreadRow("b", 105, 0, 1, 1) + "]"));
+        assertTrue(caption(oneRound).contains("Level within noise"), "one round: only the margin, 5% is within it");
+    }
+
+    @Test
+    void aRunOfOneRoundShowsNoSpreadAndNoWhisker() {
+        String html = page(doc("[" + spreadRow("a", 100, 0, 1, 1) + ", " + spreadRow("b", 300, 0, 1, 1) + "]"));
+        assertTrue(html.contains("1 round: no spread"), html);
+        assertFalse(html.contains(">0%<"), "no spread of 0% in the table");
+        assertFalse(html.contains("spread 0%"), "nor in a tooltip");
+        assertEquals(0, count(charts(html).get(0), "class=\"whisker\""), "no whisker for one round");
+    }
+
+    @Test
+    void aMachineLoadedBeyondItsCoresGetsAWarningAtTheTop() {
+        String loaded = "{\"format\": \"sluice-bench\", \"version\": 1, \"command\": \"sluice bench all --quick\", "
+                + "\"machine\": {\"cores\": 2, \"loadBefore\": [%s, 1.0, 1.0], \"loadAfter\": [1.5, 1.0, 1.0]}, "
+                + "\"sections\": [{\"name\": \"write\", \"rows\": [" + spreadRow("a", 100, 0.1, 5, 1) + "]}]}";
+        String html = page(doc(String.format(loaded, "3.25")));
+        assertTrue(html.contains("Read with care"), html);
+        assertTrue(html.contains("the load average reached 3.25 on 2 cores"), html);
+        assertTrue(html.indexOf("Read with care") < html.indexOf("id=\"answer\""), "before everything else");
+        assertFalse(page(doc(String.format(loaded, "1.75"))).contains("Read with care"), "within its cores: no warning");
+    }
+
+    @Test
+    void theMemoryLineOffTheScaleIsOneThreadsFigureWhateverTheGroupsThreads() {
+        String json = "{\"format\": \"sluice-bench\", \"version\": 1, \"command\": \"x\", "
+                + "\"machine\": {\"memoryCopyMBps\": 100000}, \"sections\": [{\"name\": \"engines\", \"rows\": ["
+                + row("MMAP", "randread", "10", "40.96") + ", "
+                + row("MMAP", "randread", "18", "73.7").replace("\"threads\": 1", "\"threads\": 2") + "]}]}";
+        String html = page(doc(json));
+        assertFalse(html.contains("memory copy over 2 threads"), "the one-thread figure is not the 2-thread group's");
+        assertTrue(html.contains("memory copy, one thread, 4 KiB: 24,414 ops/ms"), html);
+        assertEquals(1, count(html, "memory copy, one thread, 4 KiB:"), "named once, not once per group");
+    }
+
+    @Test
+    void barsSpanningMoreThanThirtyTimesGetALogScale() {
+        String html = page(doc("[" + row("a", "kv-scan", "2", "8.19") + ", " + row("b", "kv-scan", "400", "1638") + "]"));
+        assertTrue(caption(html).contains("log scale"), caption(html));
+        String chart = charts(html).get(0);
+        assertTrue(chart.contains(">1<") && chart.contains(">10<") && chart.contains(">100<")
+                && chart.contains(">1,000<"), "a tick per decade: " + chart);
+        String linear = page(doc("[" + row("a", "kv-scan", "20", "81.9") + ", " + row("b", "kv-scan", "400", "1638") + "]"));
+        assertFalse(caption(linear).contains("log scale"), caption(linear));
+    }
+
+    @Test
+    void fioLinesHaveADashPatternEachAndALegendEntryEach() {
+        String html = page(doc("[" + row("CHANNEL", "randread", "100", "409.6") + ", "
+                + row("fio-psync", "randread", "120", "491.5") + ", " + row("fio-io_uring", "randread", "130", "532.5")
+                + "]"));
+        String chart = charts(html).get(0);
+        Matcher m = Pattern.compile("class=\"ref-fio\" data-ref=\"([^\"]+)\"[^>]*stroke-dasharray=\"([^\"]+)\"")
+                .matcher(chart);
+        Map<String, String> dashes = new java.util.LinkedHashMap<>();
+        while (m.find()) {
+            dashes.put(m.group(1), m.group(2));
+        }
+        assertEquals(2, dashes.size(), chart);
+        assertEquals(2, new java.util.HashSet<>(dashes.values()).size(), "two patterns: " + dashes);
+        assertTrue(html.contains("fio-psync (fio, same job)") && html.contains("fio-io_uring (fio, same job)"), html);
+    }
+
+    @Test
+    void everyBarCarriesItsFigureAsTextForPrint() {
+        String html = page(doc("[" + row("a", "randread", "10", "40.96") + ", " + row("b", "randread", "20", "81.92")
+                + "]"));
+        String chart = charts(html).get(0);
+        assertEquals(2, count(chart, "<text class=\"value\""), chart);
+        assertTrue(chart.contains(">20.0</text>"), "the figure charted, ops/ms here: " + chart);
+    }
+
     static String resource(String name) {
         try (InputStream in = ReportPageTest.class.getResourceAsStream(name)) {
             if (in == null) {

@@ -67,8 +67,11 @@ class SeedClaimsTest {
         assertEquals(Verdict.HOLDS, SeedClaims.verdict(5.26, 3.86));
         assertEquals(Verdict.HOLDS, SeedClaims.verdict(1.03, 0.95), "both level");
         assertEquals(Verdict.HOLDS, SeedClaims.verdict(0.5, 0.8));
-        assertEquals(Verdict.DOES_NOT_HOLD, SeedClaims.verdict(5.26, 0.92), "ours level");
-        assertEquals(Verdict.DOES_NOT_HOLD, SeedClaims.verdict(1.0, 1.5), "the seed level, ours not");
+        assertEquals(Verdict.FALLS_SHORT, SeedClaims.verdict(5.26, 0.92), "ours level where the seed's first won");
+        assertEquals(Verdict.EXCEEDED, SeedClaims.verdict(1.0, 1.5), "the seed level, ours faster");
+        assertEquals(Verdict.EXCEEDED, SeedClaims.verdict(1.04, 5.22), "zip: the seed level, ours far ahead");
+        assertEquals(Verdict.FALLS_SHORT, SeedClaims.verdict(1.0, 0.5), "the seed level, ours slower");
+        assertEquals(Verdict.EXCEEDED, SeedClaims.verdict(0.4, 1.0), "the seed's first slower, ours level");
         assertEquals(Verdict.INVERTED, SeedClaims.verdict(3.31, 0.14));
         assertEquals(Verdict.INVERTED, SeedClaims.verdict(0.85, 1.23));
         assertEquals(Verdict.HOLDS, SeedClaims.verdict(1.10, 1.10), "the edge counts as faster");
@@ -89,7 +92,7 @@ class SeedClaimsTest {
                 row("fio-io_uring", "randread", 4096, 1, 32, 5000, Map.of()));
         SeedClaims.Outcome o = SeedClaims.evaluate(reads, reads.rows().get(1), warm, rows, null);
         assertEquals(0.95, o.ratio(), 1e-9, "depth 32 at one thread against CHANNEL at one thread");
-        assertEquals(Verdict.DOES_NOT_HOLD, o.verdict());
+        assertEquals(Verdict.FALLS_SHORT, o.verdict());
         SeedClaims.Outcome missing = SeedClaims.evaluate(reads, reads.rows().get(0), warm, rows, null);
         assertEquals(Verdict.NOT_MEASURED, missing.verdict(), "no 512 B rows");
     }
@@ -116,7 +119,33 @@ class SeedClaimsTest {
                 SeedClaims.evaluate(sum, sum.rows().get(0), sum.ours().get(0), rows, null).verdict());
         SeedClaims.Outcome o = SeedClaims.evaluate(sum, sum.rows().get(0), sum.ours().get(0), rows,
                 Map.of("memoryCopyMBps", 10000));
-        assertEquals(Verdict.HOLDS, o.verdict());
+        assertEquals(Verdict.EXCEEDED, o.verdict(), "about twice the copy rate");
+        assertEquals(Verdict.HOLDS, SeedClaims.evaluate(sum, sum.rows().get(0), sum.ours().get(0), rows,
+                Map.of("memoryCopyMBps", 20000)).verdict(), "within 10% of it");
+        assertEquals(Verdict.FALLS_SHORT, SeedClaims.evaluate(sum, sum.rows().get(0), sum.ours().get(0), rows,
+                Map.of("memoryCopyMBps", 40000)).verdict(), "half of it");
+    }
+
+    @Test
+    void aClaimHasOneVerdictTheMostOfItsMeasuredCellsHaveTheLessFavourableOnATie() {
+        assertEquals(Verdict.HOLDS, SeedClaims.overall(List.of(Verdict.HOLDS, Verdict.HOLDS, Verdict.FALLS_SHORT,
+                Verdict.NOT_MEASURED, Verdict.NOT_MEASURED, Verdict.NOT_MEASURED)), "unmeasured cells do not vote");
+        assertEquals(Verdict.FALLS_SHORT, SeedClaims.overall(List.of(Verdict.HOLDS, Verdict.FALLS_SHORT)));
+        assertEquals(Verdict.INVERTED, SeedClaims.overall(List.of(Verdict.EXCEEDED, Verdict.INVERTED)));
+        assertEquals(Verdict.EXCEEDED, SeedClaims.overall(List.of(Verdict.EXCEEDED, Verdict.EXCEEDED, Verdict.HOLDS)));
+        assertEquals(Verdict.NOT_MEASURED, SeedClaims.overall(List.of(Verdict.NOT_MEASURED)));
+        assertEquals(Verdict.NOT_MEASURED, SeedClaims.overall(List.of()));
+    }
+
+    @Test
+    void everySeedSaysWhatItClaimedWhereItWasPublishedAndOnWhatMachine() {
+        for (SeedClaims.Seed s : CLAIMS.seeds()) {
+            assertNotNull(s.claim(), s.id());
+            assertNotNull(s.published(), s.id());
+            String sentence = ReportPage.seedSentence(s);
+            assertTrue(sentence.contains("It claimed: " + s.claim()) && sentence.contains("Published: ")
+                    && sentence.contains("Its machine: "), sentence);
+        }
     }
 
     private static SeedClaims.Comparison comparison(String seed, int i) {
