@@ -232,6 +232,15 @@ public final class ReportPage {
                     if (!Double.isNaN(b) && st.best().baseline() != null) {
                         overBase.add(b);
                         baseline = st.best().baseline();
+                    } else {
+                        // the engines section names no baseline: the JDK's own way there is CLASSIC
+                        // (RandomAccessFile), measured in the same group
+                        ReportRow jdk = jdkRow(groups, st.best());
+                        if (jdk != null) {
+                            overBase.add(Standing.value(st.best(), info.opsPerMs()) / Standing.value(jdk,
+                                    info.opsPerMs()));
+                            baseline = jdk.engine();
+                        }
                     }
                 }
                 String where = its.size() == settings ? (settings == 1 ? "" : "all " + settings + " settings")
@@ -255,6 +264,20 @@ public final class ReportPage {
             out.append("<tr><td colspan=\"5\">No workload here has two contenders to compare.</td></tr>\n");
         }
         out.append("</tbody></table>\n");
+    }
+
+    /** The CLASSIC row of the group that holds {@code row}, for rows that name no baseline; or null. */
+    private static ReportRow jdkRow(Map<String, List<ReportRow>> groups, ReportRow row) {
+        for (List<ReportRow> g : groups.values()) {
+            if (g.contains(row)) {
+                for (ReportRow r : g) {
+                    if (r.engine().equals("CLASSIC") && r != row) {
+                        return r;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private static double median(List<Double> values) {

@@ -330,6 +330,19 @@ class ReportPageTest {
         assertTrue(chart.contains(">20.0</text>"), "the figure charted, ops/ms here: " + chart);
     }
 
+    @Test
+    void theAnswerGivesTheWinnersLeadOverTheJdkBaselineClassicWhereRowsNameNone() {
+        String html = page(doc("[" + row("CLASSIC", "randread", "100", "409.6") + ", "
+                + row("CHANNEL", "randread", "150", "614.4") + ", " + row("MMAP", "randread", "400", "1638.4") + "]"));
+        Matcher m = Pattern.compile("<table class=\"answer\">.*?</table>", Pattern.DOTALL).matcher(html);
+        assertTrue(m.find(), html);
+        String answer = m.group();
+        assertTrue(answer.contains("<b>MMAP</b>"), answer);
+        assertTrue(answer.contains("2.67x <span class=\"source\">CHANNEL</span>"), "over the runner-up: " + answer);
+        assertTrue(answer.contains("4.00x <span class=\"source\">CLASSIC</span>"), "over the JDK's way: " + answer);
+        assertTrue(html.indexOf("id=\"answer\"") < html.indexOf("id=\"claims\""), "the answer comes first");
+    }
+
     static String resource(String name) {
         try (InputStream in = ReportPageTest.class.getResourceAsStream(name)) {
             if (in == null) {
