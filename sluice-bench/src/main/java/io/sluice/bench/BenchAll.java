@@ -1,14 +1,14 @@
 package io.sluice.bench;
 
 import io.sluice.Engine;
-import io.sluice.bench.report.MachineInfo;
-import io.sluice.bench.report.ReportDocument;
-import io.sluice.bench.report.ReportInput;
-import io.sluice.bench.report.ReportPage;
-import io.sluice.bench.report.ReportRow;
-import io.sluice.bench.report.ReportSection;
-import io.sluice.bench.report.Reports;
-import io.sluice.bench.report.SeedClaims;
+import io.sluice.report.MachineInfo;
+import io.sluice.report.ReportDocument;
+import io.sluice.report.ReportInput;
+import io.sluice.report.ReportPage;
+import io.sluice.report.ReportRow;
+import io.sluice.report.ReportSection;
+import io.sluice.report.Reports;
+import io.sluice.report.SeedClaims;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

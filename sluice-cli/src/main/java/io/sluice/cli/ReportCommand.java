@@ -1,7 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.bench.BenchChecks;
-import io.sluice.bench.report.Reports;
+import io.sluice.report.Reports;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.bench.report.ReportDocument;
-import io.sluice.bench.report.ReportInput;
-import io.sluice.bench.report.ReportSection;
+import io.sluice.report.ReportDocument;
+import io.sluice.report.ReportInput;
+import io.sluice.report.ReportSection;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -24,10 +24,10 @@ class ReportCommandTest {
         return Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
     }
 
-    /** A copy of one of the report tests' fixtures, which live with the report's code in sluice-bench. */
+    /** A copy of one of the report tests' fixtures, which live with the report's code in sluice-report. */
     private Path fixture(String name) throws IOException {
         Path p = tmp.resolve(name);
-        Files.copy(Path.of("..", "sluice-bench", "src", "test", "resources", "io", "sluice", "bench", "report", name), p);
+        Files.copy(Path.of("..", "sluice-report", "src", "test", "resources", "io", "sluice", "report", name), p);
         return p;
     }
 
@@ -62,7 +62,7 @@ class ReportCommandTest {
                 "--writers", "FileOutputStream,MappedWriter", "--dir", dir.toString(), "--json", json.toString(),
                 "--report", page.toString()), err::toString);
         String html = Files.readString(page);
-        int rows = io.sluice.bench.report.ReportInput.read(json, w -> { throw new AssertionError(w); }).orElseThrow()
+        int rows = io.sluice.report.ReportInput.read(json, w -> { throw new AssertionError(w); }).orElseThrow()
                 .sections().get(0).rows().size();
         assertEquals(4, rows, "two writers, new and cached file");
         assertTrue(html.contains("All " + rows + " rows"), "the page has the rows the JSON has");
