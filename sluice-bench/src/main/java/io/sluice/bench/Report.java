@@ -68,7 +68,9 @@ public final class Report {
 
     /** The table, with each row's ratio to the baseline {@code baseline} names for its workload. */
     public static void table(List<Row> rows, Function<Workload, String> baseline, PrintWriter out) {
-        boolean anyFio = rows.stream().anyMatch(r -> r.fioReference() != null);
+        // Rows name their fio reference whether or not fio ran; the columns are for runs that have fio rows.
+        boolean anyFio = rows.stream().anyMatch(r -> r.fioReference() != null
+                && rows.stream().anyMatch(f -> f.engine().equals(r.fioReference())));
         for (List<Row> cell : cells(rows).values()) {
             Row first = cell.get(0);
             String base = baseline.apply(first.workload());
@@ -88,10 +90,14 @@ public final class Report {
             TextTable table = new TextTable("  ", headers, aligns);
             for (Row r : cell) {
                 double vsFio = ratio(cell, r, r.fioReference());
-                table.row(label(r), String.format(Locale.ROOT, "%.1f", r.opsPerMs()),
-                        String.format(Locale.ROOT, "%.1f", r.mbPerSec()),
-                        String.format(Locale.ROOT, "%.1f%%", r.spread() * 100), fmt(ratio(r, baseRow)),
-                        fmt(vsFio), Double.isNaN(vsFio) ? "" : r.fioReference().substring(4));
+                List<String> cells = new ArrayList<>(List.of(label(r), String.format(Locale.ROOT, "%.1f",
+                        r.opsPerMs()), String.format(Locale.ROOT, "%.1f", r.mbPerSec()),
+                        String.format(Locale.ROOT, "%.1f%%", r.spread() * 100), fmt(ratio(r, baseRow))));
+                if (anyFio) {
+                    cells.add(fmt(vsFio));
+                    cells.add(Double.isNaN(vsFio) ? "" : r.fioReference().substring(4));
+                }
+                table.row(cells.toArray(String[]::new));
             }
             table.print(out);
         }
