@@ -293,14 +293,17 @@ public final class BenchAll {
     public void printPlan(PrintWriter out) {
         out.printf(Locale.ROOT, "%s, estimate %s%n", quick ? "--quick" : "budget " + BenchPlan.clock(seconds),
                 BenchPlan.clock(BenchPlan.total(steps)));
+        TextTable table = new TextTable("  ", List.of("section", "size", "time", "command"),
+                List.of(TextTable.Align.LEFT, TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.LEFT));
         for (BenchPlan.Step s : steps) {
             if (s.skip() != null) {
-                out.printf(Locale.ROOT, "  %-8s skipped: %s%n", s.name(), s.skip());
+                table.row(s.name(), "skipped", "", s.skip());
             } else {
-                out.printf(Locale.ROOT, "  %-8s %-6s %6s  sluice %s%n", s.name(), s.level().label(),
-                        BenchPlan.clock(s.seconds()), String.join(" ", s.commandLine(dir, noFio, null)));
+                table.row(s.name(), s.level().label(), BenchPlan.clock(s.seconds()),
+                        "sluice " + String.join(" ", s.commandLine(dir, noFio, null)));
             }
         }
+        table.print(out);
         out.flush();
     }
 

@@ -441,14 +441,18 @@ public final class ChunksBench {
             out.printf(Locale.ROOT, "%n%s page cache, %s, %s (%.0f%% resident before, %.0f%% %s)%n", e.getKey(),
                     ByteSize.format(bytes), engine, first.residentBefore() * 100, first.residentAfter() * 100,
                     first.cache().equals(COLD) ? "at most after each drop" : "after");
-            out.printf(Locale.ROOT, "  %-10s %10s %8s %8s  %s%n", "chunk", "MB/s", "spread", "x best", "settled on");
+            TextTable table = new TextTable("  ", List.of("chunk", "MB/s", "spread", "x best", "settled on"),
+                    List.of(TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
+                            TextTable.Align.LEFT));
             for (Result r : cell) {
                 double ratio = best == null ? Double.NaN : r.mbPerSec() / best.mbPerSec();
-                out.printf(Locale.ROOT, "  %-10s %10.1f %7.1f%% %8s  %s%n", r.name(), r.mbPerSec(), r.spread() * 100,
+                table.row(r.name(), String.format(Locale.ROOT, "%.1f", r.mbPerSec()),
+                        String.format(Locale.ROOT, "%.1f%%", r.spread() * 100),
                         Double.isNaN(ratio) ? "" : String.format(Locale.ROOT, "%.2f", ratio),
                         r.adaptive() ? settled(r.settled()) + aheadChosen(r.aheadChosen())
                                 : r == best ? "(best fixed)" : "");
             }
+            table.print(out);
             Result adaptive = cell.stream().filter(Result::adaptive).findFirst().orElse(null);
             if (adaptive != null && best != null) {
                 out.printf(Locale.ROOT, "  adaptive / best fixed (%s): %.2f median, %.2f in the worst round%n",

@@ -68,29 +68,38 @@ public final class Report {
 
     /** The table, with each row's ratio to the baseline {@code baseline} names for its workload. */
     public static void table(List<Row> rows, Function<Workload, String> baseline, PrintWriter out) {
-        boolean anyFio = rows.stream().anyMatch(r -> r.fioReference() != null);
+        // Rows name their fio reference whether or not fio ran; the columns are for runs that have fio rows.
+        boolean anyFio = rows.stream().anyMatch(r -> r.fioReference() != null
+                && rows.stream().anyMatch(f -> f.engine().equals(r.fioReference())));
         for (List<Row> cell : cells(rows).values()) {
             Row first = cell.get(0);
             String base = baseline.apply(first.workload());
             Row baseRow = baseline(rows, cell, base);
-            int nameWidth = 13;
-            for (Row r : cell) {
-                nameWidth = Math.max(nameWidth, label(r).length());
-            }
             String ratioHeader = "x" + base;
-            int ratioWidth = Math.max(9, ratioHeader.length());
             out.printf(Locale.ROOT, "%n%s, %d thread%s%n", first.workload().withDepth(1), first.threads(),
                     first.threads() == 1 ? "" : "s");
-            out.printf(Locale.ROOT, "  %-" + nameWidth + "s %10s %10s %7s %" + ratioWidth + "s%s%n", "engine",
-                    "ops/ms", "MB/s", "spread", ratioHeader, anyFio ? String.format(Locale.ROOT, " %15s", "x fio") : "");
-            for (Row r : cell) {
-                double vsBase = ratio(r, baseRow);
-                double vsFio = ratio(cell, r, r.fioReference());
-                String fio = !anyFio ? "" : String.format(Locale.ROOT, " %15s",
-                        Double.isNaN(vsFio) ? "" : fmt(vsFio) + " " + r.fioReference().substring(4));
-                out.printf(Locale.ROOT, "  %-" + nameWidth + "s %10.1f %10.1f %6.1f%% %" + ratioWidth + "s%s%n",
-                        label(r), r.opsPerMs(), r.mbPerSec(), r.spread() * 100, fmt(vsBase), fio);
+            List<String> headers = new ArrayList<>(List.of("engine", "ops/ms", "MB/s", "spread", ratioHeader));
+            List<TextTable.Align> aligns = new ArrayList<>(List.of(TextTable.Align.LEFT, TextTable.Align.RIGHT,
+                    TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT));
+            if (anyFio) {
+                // The ratio and the fio engine it is taken against are two columns, so that ratios line up whatever
+                // the engine's name.
+                headers.addAll(List.of("x fio", "fio engine"));
+                aligns.addAll(List.of(TextTable.Align.RIGHT, TextTable.Align.LEFT));
             }
+            TextTable table = new TextTable("  ", headers, aligns);
+            for (Row r : cell) {
+                double vsFio = ratio(cell, r, r.fioReference());
+                List<String> cells = new ArrayList<>(List.of(label(r), String.format(Locale.ROOT, "%.1f",
+                        r.opsPerMs()), String.format(Locale.ROOT, "%.1f", r.mbPerSec()),
+                        String.format(Locale.ROOT, "%.1f%%", r.spread() * 100), fmt(ratio(r, baseRow))));
+                if (anyFio) {
+                    cells.add(fmt(vsFio));
+                    cells.add(Double.isNaN(vsFio) ? "" : r.fioReference().substring(4));
+                }
+                table.row(cells.toArray(String[]::new));
+            }
+            table.print(out);
         }
         out.println();
         out.println("ops/ms and MB/s are medians over rounds; spread is (max - min) / median; x columns are ratios of");

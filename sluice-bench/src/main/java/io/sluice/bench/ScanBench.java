@@ -220,12 +220,18 @@ public final class ScanBench {
         out.printf(Locale.ROOT, "%n%s: %,d rows, %s, %d stations, %d rounds, page cache %.0f%% resident (%.0f%% "
                         + "after)%n", WORKLOAD, base.rows(), ByteSize.format(bench.fileBytes()), stations, rounds,
                 bench.residentBefore * 100, bench.residentAfter * 100);
-        out.printf(Locale.ROOT, "  %-13s %7s %9s %7s %10s %9s %11s%n", "row", "threads", "seconds", "spread",
-                "Mrows/s", "MB/s", "x baseline");
+        TextTable table = new TextTable("  ",
+                List.of("row", "threads", "seconds", "spread", "Mrows/s", "MB/s", "x baseline"),
+                List.of(TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
+                        TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT));
         for (Result r : results) {
-            out.printf(Locale.ROOT, "  %-13s %7d %9.3f %6.1f%% %10.2f %9.1f %11.2f%n", r.name(), r.threads(),
-                    r.seconds(), r.spread() * 100, r.rowsPerSec() / 1e6, r.mbPerSec(), base.seconds() / r.seconds());
+            table.row(r.name(), Integer.toString(r.threads()), String.format(Locale.ROOT, "%.3f", r.seconds()),
+                    String.format(Locale.ROOT, "%.1f%%", r.spread() * 100),
+                    String.format(Locale.ROOT, "%.2f", r.rowsPerSec() / 1e6),
+                    String.format(Locale.ROOT, "%.1f", r.mbPerSec()),
+                    String.format(Locale.ROOT, "%.2f", base.seconds() / r.seconds()));
         }
+        table.print(out);
         out.println();
         out.println("seconds are medians over rounds; spread is (max - min) / median; x baseline is the baseline's");
         out.println("median time over the row's, both measured side by side in this run. Every run's output was the");

@@ -31,6 +31,8 @@ import picocli.CommandLine.Spec;
                     + "writes over the cached file at each of --write-threads, one at a time and in batches, beside "
                     + "FileChannel and fio. Last, open, read one block, close per request over 64 files (PathReads "
                     + "against FileChannel).",
+            "--size, --dir, --threads and --no-fio are options of 'sluice bench' and go before 'uring': "
+                    + "sluice bench --size 64m uring --depth 8.",
             "The table goes to standard output, progress to standard error."})
 final class BenchUringCommand implements Callable<Integer> {
     @Spec

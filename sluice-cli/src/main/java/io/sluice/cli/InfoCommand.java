@@ -1,7 +1,9 @@
 package io.sluice.cli;
 
 import io.sluice.Engine;
+import io.sluice.bench.TextTable;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,11 +26,12 @@ final class InfoCommand implements Callable<Integer> {
                 ? "access enabled for " + moduleName()
                 : "access NOT enabled for " + moduleName() + " (madvise hints are skipped)");
         out.println();
-        out.printf("%-9s %-10s %s%n", "engine", "available", "how / why not");
+        TextTable engines = new TextTable("", List.of("engine", "available", "how / why not"),
+                List.of(TextTable.Align.LEFT, TextTable.Align.LEFT, TextTable.Align.LEFT));
         for (Engine e : Engine.values()) {
-            out.printf("%-9s %-10s %s%n", e, e.isAvailable() ? "yes" : "no",
-                    e.unavailabilityCause().orElse(e.description()));
+            engines.row(e.name(), e.isAvailable() ? "yes" : "no", e.unavailabilityCause().orElse(e.description()));
         }
+        engines.print(out);
         out.println();
         String forced = System.getProperty(Engine.PROPERTY);
         out.printf("best      %s%s%n", Engine.best(), forced == null ? "" : " (forced by -D" + Engine.PROPERTY + ")");

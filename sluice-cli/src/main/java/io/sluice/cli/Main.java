@@ -152,11 +152,46 @@ public final class Main {
 
     private static String unknownOptions(CommandLine.UnmatchedArgumentException u) {
         java.util.List<String> unmatched = u.getUnmatched();
+        String misplaced = parentOption(u.getCommandLine(), unmatched);
+        if (misplaced != null) {
+            return misplaced;
+        }
         StringBuilder b = new StringBuilder(unmatched.size() == 1 ? "unknown option " : "unknown options ");
         for (int i = 0; i < unmatched.size(); i++) {
             b.append(i == 0 ? "" : ", ").append('\'').append(unmatched.get(i)).append('\'');
         }
         return b.append(suggestion(u)).toString();
+    }
+
+    /**
+     * Where an option given after a subcommand belongs, when it is an option of a command above it: picocli reads
+     * {@code sluice bench uring --size 64m} as an unknown option of {@code uring}, while {@code --size} is
+     * {@code bench}'s and goes before {@code uring}. Null when the first unmatched option is not the parent's.
+     */
+    static String parentOption(CommandLine sub, java.util.List<String> unmatched) {
+        // Only a subcommand that reads its parent's options (through @ParentCommand) takes them before its name;
+        // for the others the parent's option would be ignored, and "unknown" is the truth.
+        if (unmatched.isEmpty() || !unmatched.getFirst().startsWith("-")
+                || sub.getCommandSpec().parentCommandElements().isEmpty()) {
+            return null;
+        }
+        String given = unmatched.getFirst();
+        int eq = given.indexOf('=');
+        String name = eq < 0 ? given : given.substring(0, eq);
+        CommandLine parent = sub.getParent();
+        CommandLine.Model.OptionSpec option = parent == null ? null : parent.getCommandSpec().findOption(name);
+        if (option != null) {
+            // The option with its value as typed, for the corrected command line.
+            String withValue = given;
+            if (eq < 0 && option.arity().min() > 0 && unmatched.size() > 1) {
+                withValue += " " + unmatched.get(1);
+            }
+            String parentName = parent.getCommandSpec().qualifiedName();
+            String below = sub.getCommandSpec().name();
+            return name + " is an option of '" + parentName + "', not of '" + sub.getCommandSpec().qualifiedName()
+                    + "'; put it before '" + below + "': " + parentName + " " + withValue + " " + below + " ...";
+        }
+        return null;
     }
 
     /** picocli's closest match for a mistyped name, as {@code " (did you mean '--size'?)"}; empty if none. */

@@ -121,6 +121,17 @@ class MainTest {
             {"sluice: unknown options '--sise', '1m' (did you mean '--size'?); see 'sluice bench --help'",
                 "bench", "--sise", "1m"},
             {"sluice: unknown option '--foo'; see 'sluice bench uring --help'", "bench", "uring", "--foo"},
+            // An option of 'bench' given after its subcommand: the message says where it goes.
+            {"sluice: --size is an option of 'sluice bench', not of 'sluice bench uring'; put it before 'uring': "
+                    + "sluice bench --size 64m uring ...; see 'sluice bench uring --help'", "bench", "uring", "--size",
+                "64m"},
+            {"sluice: --no-fio is an option of 'sluice bench', not of 'sluice bench uring'; put it before 'uring': "
+                    + "sluice bench --no-fio uring ...; see 'sluice bench uring --help'", "bench", "uring", "--no-fio"},
+            {"sluice: --threads is an option of 'sluice bench', not of 'sluice bench uring'; put it before "
+                    + "'uring': sluice bench --threads=1,2 uring ...; see 'sluice bench uring --help'", "bench",
+                "uring", "--threads=1,2"},
+            // 'bench write' has options of its own and ignores bench's: there --engines is simply unknown.
+            {"sluice: unknown option '--engines'; see 'sluice bench write --help'", "bench", "write", "--engines"},
             {"sluice: unknown option '-x'; see 'sluice wc --help'", "wc", "-x"},
             {"sluice: missing required parameter for option '--size' (BYTES); see 'sluice bench --help'",
                 "bench", "--size"},
@@ -418,6 +429,52 @@ class MainTest {
             assertEquals(0, left.count(), "the benchmark must remove its test file");
         }
     }
+    @Test
+    void benchTablesHaveAlignedColumns(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        int rc = run("bench", "--size", "1m", "--dir", data.toString(), "--threads", "1",
+                "--engines", "classic,channel", "--block-sizes", "4k", "--seq-block-size", "64k",
+                "--duration", "5", "--rounds", "1");
+        assertEquals(Main.OK, rc, err::toString);
+        int tables = 0;
+        java.util.List<String> block = new java.util.ArrayList<>();
+        for (String line : (out + "\n").split("\n", -1)) {
+            if (line.startsWith("  engine ")) {
+                block.clear();
+                block.add(line);
+            } else if (!block.isEmpty() && !line.isBlank()) {
+                block.add(line);
+            } else if (!block.isEmpty()) {
+                assertAligned(block);
+                tables++;
+                block.clear();
+            }
+        }
+        assertEquals(2, tables, out::toString);
+    }
+
+    /**
+     * A table's columns are aligned when the runs of character positions blank on every line cut the lines into as
+     * many columns as the header names: a cell that strays into the gap between two columns joins them.
+     */
+    private static void assertAligned(java.util.List<String> table) {
+        String[] headers = table.getFirst().strip().split(" {2,}");
+        int width = table.stream().mapToInt(String::length).max().orElse(0);
+        int columns = 0;
+        int blanks = 2; // a gap is two blanks or more: a single one is inside a cell ("x fio")
+        for (int i = 0; i < width; i++) {
+            boolean blank = true;
+            for (String l : table) {
+                blank &= i >= l.length() || l.charAt(i) == ' ';
+            }
+            if (!blank && blanks >= 2) {
+                columns++;
+            }
+            blanks = blank ? blanks + 1 : 0;
+        }
+        assertEquals(headers.length, columns, () -> String.join("\n", table));
+    }
+
     @Test
     void benchWriteRunsEveryWriterOnBothFilesAndCleansUp(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("rows.json");

@@ -1,6 +1,7 @@
 package io.sluice.bench.jruby;
 
 import io.sluice.PositionalFile;
+import io.sluice.bench.TextTable;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -360,7 +361,7 @@ public final class JRubyBench {
 
     // ---------------------------------------------------------------- the table
 
-    /** Seed 000's tables, one per cell, fastest first, with our ratios to Ruby's File and the seed's; then targets. */
+    /** Seed 000's tables, one per cell, fastest first, with our ratios to Ruby's File and the seed's. */
     public static void table(Result result, PrintWriter out) {
         out.println("JRuby " + result.runtime());
         for (List<Row> cell : cells(result.rows()).values()) {
@@ -370,72 +371,42 @@ public final class JRubyBench {
             out.printf(Locale.ROOT, "%n%s, %s String chunks, %s file: %s per run; medians of %d rounds after a "
                             + "rehearsal%n", first.workload(), chunkLabel(first.chunk()), first.file(),
                     sizeLabel(first.samples().get(0).bytes()), first.samples().size());
-            out.printf(Locale.ROOT, "%-44s %10s %10s %10s %12s %9s %7s %8s%s%n", "", "user", "system", "total",
-                    "real", "MB/s", "spread", "x File", writes ? String.format(Locale.ROOT, " %12s", "seed x File") : "");
+            List<String> headers = new ArrayList<>(List.of("", "user", "system", "total", "real", "MB/s", "spread",
+                    "x File"));
+            List<TextTable.Align> aligns = new ArrayList<>(List.of(TextTable.Align.LEFT));
+            while (aligns.size() < headers.size()) {
+                aligns.add(TextTable.Align.RIGHT);
+            }
+            if (writes) {
+                headers.add("seed x File");
+                aligns.add(TextTable.Align.RIGHT);
+            }
+            TextTable table = new TextTable("", headers, aligns);
             List<Row> sorted = new ArrayList<>(cell);
             sorted.sort(Comparator.comparingDouble(Row::real));
             int i = 0;
             for (Row r : sorted) {
-                double seed = seedRatio(r);
-                out.printf(Locale.ROOT, "%-44s %10.6f %10.6f %10.6f (%10.6f) %9.1f %6.1f%% %8s%s%n",
-                        ++i + " " + LABELS.getOrDefault(r.contender(), r.contender()), r.user(), r.system(),
-                        r.user() + r.system(), r.real(), r.mbPerSec(), r.spread() * 100, fmt(ratio(r, base)),
-                        writes ? String.format(Locale.ROOT, " %12s", fmt(seed)) : "");
+                List<String> cells = new ArrayList<>(List.of(++i + " " + LABELS.getOrDefault(r.contender(),
+                        r.contender()), seconds(r.user()), seconds(r.system()), seconds(r.user() + r.system()),
+                        "(" + seconds(r.real()) + ")", String.format(Locale.ROOT, "%.1f", r.mbPerSec()),
+                        String.format(Locale.ROOT, "%.1f%%", r.spread() * 100), fmt(ratio(r, base))));
+                if (writes) {
+                    cells.add(fmt(seedRatio(r)));
+                }
+                table.row(cells.toArray(String[]::new));
             }
+            table.print(out);
         }
         out.println();
         out.println("user and system are the whole JRuby process's CPU seconds (Process.times, as Ruby's Benchmark), real");
         out.println("the wall-clock; all medians over the rounds. spread is (max - min) / median of MB/s. x File is MB/s");
         out.println("against Ruby's File in the same cell (File#read for reads); seed x File is the same ratio in seed 000's");
         out.println("2 GB runs (JRuby 1.7, Java 7, OS X). Each round runs every row once, in rotating order.");
-        targets(result.rows(), out);
         out.flush();
     }
 
-    /** The targets, measured: each line gives the ratio per file kind and whether it is met. */
-    static void targets(List<Row> rows, PrintWriter out) {
-        Map<String, List<Row>> cells = cells(rows);
-        List<String> lines = new ArrayList<>();
-        for (List<Row> cell : cells.values()) {
-            Row first = cell.get(0);
-            Row sluice = find(cell, "Sluice::MappedWriter");
-            if (first.workload().equals("seqwrite") && sluice != null) {
-                String where = chunkLabel(first.chunk()) + ", " + first.file() + " file";
-                Row best = better(find(cell, "MmapFileExt-unboxed-unsafe"), find(cell, "MmapFile-unboxed-unsafe"));
-                target(lines, "Sluice::MappedWriter >= the seed's best (unboxed unsafe), " + where,
-                        ratio(sluice, best), 1.0);
-                target(lines, "Sluice::MappedWriter >= 5x the automatic conversion, " + where,
-                        ratio(sluice, find(cell, "MmapFile-autoboxing")), 5.0);
-                if (first.chunk() == 1024) {
-                    target(lines, "Sluice::MappedWriter >= 2.5x Ruby File, " + where,
-                            ratio(sluice, find(cell, WRITE_BASELINE)), 2.5);
-                }
-            }
-            Row pread = find(cell, "Sluice::File#pread");
-            if (first.workload().equals("randread") && first.chunk() == 4096 && pread != null) {
-                target(lines, "Sluice::File#pread >= 1.5x File#read, 4k random", ratio(pread, find(cell, READ_BASELINE)),
-                        1.5);
-            }
-        }
-        if (!lines.isEmpty()) {
-            out.println();
-            out.println("targets:");
-            lines.forEach(out::println);
-        }
-    }
-
-    private static void target(List<String> lines, String what, double ratio, double wanted) {
-        if (!Double.isNaN(ratio)) {
-            lines.add(String.format(Locale.ROOT, "  %-72s %6.2fx  %s", what, ratio,
-                    ratio >= wanted ? "met" : "NOT met"));
-        }
-    }
-
-    private static Row better(Row a, Row b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null || a.mbPerSec() >= b.mbPerSec() ? a : b;
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.6f", s);
     }
 
     /** JSON rows with the fields of the other sections, plus {@code userSec}, {@code systemSec}, {@code realSec} and

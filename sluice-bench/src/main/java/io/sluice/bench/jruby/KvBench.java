@@ -1,6 +1,7 @@
 package io.sluice.bench.jruby;
 
 import io.sluice.PositionalFile;
+import io.sluice.bench.TextTable;
 import io.sluice.db.KvCursor;
 import io.sluice.db.KvStore;
 import java.io.BufferedReader;
@@ -233,31 +234,29 @@ public final class KvBench {
             };
             out.printf(Locale.ROOT, "%n%s (%s; medians of %d rounds after a rehearsal)%n", op, unit,
                     rounds(r, op));
-            out.printf(Locale.ROOT, "%-26s %10s %14s %8s %9s %12s%n", "", "entries", unit, "spread", "x Java",
-                    "x autoconv");
+            TextTable table = new TextTable("", List.of("", "entries", unit, "spread", "x Java", "x autoconv"),
+                    List.of(TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
+                            TextTable.Align.RIGHT, TextTable.Align.RIGHT));
             List<String> rows = new ArrayList<>(r.samples().keySet());
             rows.removeIf(row -> r.samples().get(row).get(op) == null);
             rows.sort(Comparator.comparingDouble((String row) -> median(r, row, op)).reversed());
             for (String row : rows) {
                 List<Sample> s = r.samples().get(row).get(op);
-                out.printf(Locale.ROOT, "%-26s %10d %14.0f %7.1f%% %9s %12s%n", row, s.get(0).n(),
-                        median(r, row, op), spread(s) * 100, fmt(ratio(r, row, JAVA, op)),
+                table.row(row, Long.toString(s.get(0).n()), String.format(Locale.ROOT, "%.0f", median(r, row, op)),
+                        String.format(Locale.ROOT, "%.1f%%", spread(s) * 100), fmt(ratio(r, row, JAVA, op)),
                         fmt(ratio(r, row, AUTO, op)));
             }
+            table.print(out);
         }
         out.println();
         out.println("file size after the load:");
-        r.sizes().forEach((row, size) -> out.printf(Locale.ROOT, "  %-24s %,14d bytes%n", row, size));
+        TextTable sizes = new TextTable("  ", List.of("store", "bytes"),
+                List.of(TextTable.Align.LEFT, TextTable.Align.RIGHT));
+        r.sizes().forEach((row, size) -> sizes.row(row, String.format(Locale.ROOT, "%,d", size)));
+        sizes.print(out);
         out.println();
         out.println("spread is (max - min) / median. The JRuby rows run in one JRuby process, rows rotating each round;");
         out.println("the Java row runs afterwards in this JVM. PStore scans sort its keys first (a Hash has no order).");
-        out.println();
-        out.println("targets:");
-        for (String op : List.of("get", "scan")) {
-            target(out, "Sluice::DB >= 0.8x KvStore from Java, " + op, ratio(r, SLUICE, JAVA, op), 0.8);
-            target(out, "Sluice::DB >= 3x MVStore through automatic conversion, " + op, ratio(r, SLUICE, AUTO, op),
-                    3.0);
-        }
         out.flush();
     }
 
@@ -295,12 +294,6 @@ public final class KvBench {
 
     private static String num(double v) {
         return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
-    }
-
-    private static void target(PrintWriter out, String what, double ratio, double wanted) {
-        if (!Double.isNaN(ratio)) {
-            out.printf(Locale.ROOT, "  %-62s %6.2fx  %s%n", what, ratio, ratio >= wanted ? "met" : "NOT met");
-        }
     }
 
     private static int rounds(Result r, String op) {

@@ -2,6 +2,7 @@ package io.sluice.bench.jruby;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -57,25 +58,21 @@ class JRubyBenchTest {
     }
 
     @Test
-    void theTableHasTheSeedsShapeRatiosAndTargets() {
+    void theTableHasTheSeedsShapeAndRatiosButNoInternalTargets() {
         StringWriter s = new StringWriter();
         JRubyBench.table(JRubyBench.parse(lines()), new PrintWriter(s));
         String t = s.toString();
         assertTrue(t.contains("seqwrite, 1k String chunks, new file: 1000000000 bytes per run; medians of 3 rounds"), t);
         // Fastest first, numbered as the seed's summary; user, system, total, (real).
-        Matcher first = Pattern.compile("(?m)^1 Sluice::MappedWriter +0\\.500000 +0\\.250000 +0\\.750000 \\( +0\\.900000\\)")
+        Matcher first = Pattern.compile("(?m)^1 Sluice::MappedWriter +0\\.500000 +0\\.250000 +0\\.750000 +\\(0\\.900000\\)")
                 .matcher(t);
         assertTrue(first.find(), t);
         // x File: 3.0 / 0.9; the seed's ratio for the extension's unsafe writes at 1k was 4.198 / 1.466.
         assertTrue(t.contains("3.33"), t);
         assertTrue(t.contains("2.86"), t);
-        assertTrue(Pattern.compile("Sluice::MappedWriter >= the seed's best \\(unboxed unsafe\\), 1k, new file +1\\.22x  met")
-                .matcher(t).find(), t);
-        assertTrue(Pattern.compile("Sluice::MappedWriter >= 5x the automatic conversion, 1k, new file +8\\.89x  met")
-                .matcher(t).find(), t);
-        assertTrue(Pattern.compile("Sluice::MappedWriter >= 2\\.5x Ruby File, 1k, new file +3\\.33x  met")
-                .matcher(t).find(), t);
-        assertTrue(Pattern.compile("Sluice::File#pread >= 1\\.5x File#read, 4k random +2\\.00x  met").matcher(t).find(), t);
+        // The project's own targets are no business of a user's run.
+        assertFalse(t.contains("targets"), t);
+        assertFalse(Pattern.compile("(?m)\\bmet$").matcher(t).find(), t);
     }
 
     @Test
