@@ -153,8 +153,13 @@ public final class BenchChecks {
         return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
-    /** The cause of a file system error in words, where the JDK's exception type says it and its message does not. */
-    static String reason(FileSystemException f) {
+    /**
+     * The cause of a file system error in words, where the JDK's exception type says it and its message does not.
+     *
+     * @param f the error
+     * @return its cause, as {@code "permission denied"}
+     */
+    public static String reason(FileSystemException f) {
         return switch (f) {
             case java.nio.file.NoSuchFileException x -> "no such file or directory";
             case java.nio.file.AccessDeniedException x -> "permission denied";

@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.report.Format;
 import java.util.Locale;
 
 /** Byte counts as people write them: {@code 512}, {@code 4k}, {@code 64KiB}, {@code 1m}, {@code 1g} (binary units). */
@@ -43,15 +44,8 @@ public final class ByteSize {
         }
     }
 
-    /** {@code 512 B}, {@code 4 KiB}, {@code 1.5 GiB}: whole numbers where exact, one decimal otherwise. */
+    /** {@code 512 B}, {@code 4 KiB}, {@code 1.5 GiB}: as the report page writes sizes ({@link Format#bytes}). */
     public static String format(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        int u = 0;
-        double v = bytes;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v)) + " " + units[u];
+        return Format.bytes(bytes);
     }
 }

@@ -202,14 +202,7 @@ public final class Main {
 
     /** The cause of a file system error in words, where the JDK's exception type says it and its message does not. */
     static String reason(java.nio.file.FileSystemException f) {
-        return switch (f) {
-            case java.nio.file.NoSuchFileException x -> "no such file or directory";
-            case java.nio.file.AccessDeniedException x -> "permission denied";
-            case java.nio.file.FileAlreadyExistsException x -> "already exists";
-            case java.nio.file.NotDirectoryException x -> "not a directory";
-            case java.nio.file.DirectoryNotEmptyException x -> "directory not empty";
-            default -> f.getReason() != null ? f.getReason() : f.getClass().getSimpleName();
-        };
+        return io.sluice.bench.BenchChecks.reason(f);
     }
 
     /** Gives every subcommand's {@code --version} the top command's answer: picocli leaves theirs empty. */

@@ -3,7 +3,7 @@ package io.sluice.report;
 import java.util.Locale;
 
 /** Numbers and sizes as the page writes them. */
-final class Format {
+public final class Format {
     private Format() {
     }
 
@@ -41,8 +41,14 @@ final class Format {
         return String.format(Locale.ROOT, "%.0f%%", fraction * 100);
     }
 
-    /** A byte count in binary units: {@code 512 B}, {@code 4 KiB}, {@code 1.5 GiB} (whole where exact, else one decimal). */
-    static String bytes(long bytes) {
+    /**
+     * A byte count in binary units: {@code 512 B}, {@code 4 KiB}, {@code 1.5 GiB} (whole where exact, else one decimal).
+     * The harness's tables print sizes the same way, through this method.
+     *
+     * @param bytes the count
+     * @return the count in words
+     */
+    public static String bytes(long bytes) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
         int u = 0;
         double v = bytes;
