@@ -58,7 +58,9 @@ import java.util.Objects;
  * {@code IOException} for a failed read (a directory: {@code EISDIR}). A path that is neither a regular file nor a
  * block device (a FIFO, a socket, a character device) is refused before it is opened, as {@link PositionalFile#open}
  * refuses it, with a {@link FileSystemException} naming its kind: opening a FIFO would wait for a writer. That look
- * is one {@code stat} per request. A failed request does not stop the others.
+ * is one {@code stat} per request, which costs io_uring's batched open-read-close about a third of its rate on a VM
+ * whose system calls are dear (docs/benchmarks/2026-11-25-pathreads-kind-check.md). A failed request does not stop
+ * the others.
  *
  * <h2>Threads and memory</h2>
  * One instance is filled and submitted by one thread; many threads, platform or virtual, may each submit their own
