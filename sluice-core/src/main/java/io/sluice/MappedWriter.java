@@ -2,6 +2,7 @@ package io.sluice;
 
 import io.sluice.internal.Errno;
 import io.sluice.internal.Faults;
+import io.sluice.internal.FileKinds;
 import io.sluice.internal.Native;
 import java.io.Closeable;
 import java.io.IOException;
@@ -179,7 +180,7 @@ public final class MappedWriter implements Closeable {
         OpenSpec spec = spec(options);
         if (!spec.standard().contains(StandardOpenOption.CREATE_NEW)) {
             // As the engines refuse them at open, by kind: mapping would fail later and blame the file system.
-            String kind = PositionalFile.nonPositionalKind(PositionalFile.fileType(path, spec.noFollowLinks()), false);
+            String kind = FileKinds.nonPositional(FileKinds.type(path, spec.noFollowLinks()), false);
             if (kind != null) {
                 throw new FileSystemException(path.toString(), null, kind + "; a MappedWriter needs a regular file");
             }

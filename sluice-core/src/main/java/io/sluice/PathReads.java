@@ -7,6 +7,7 @@ import static io.sluice.internal.uring.Uapi.IOSQE_IO_HARDLINK;
 import static io.sluice.internal.uring.Uapi.IOSQE_IO_LINK;
 
 import io.sluice.internal.Errno;
+import io.sluice.internal.FileKinds;
 import io.sluice.internal.Native;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -286,8 +287,8 @@ public final class PathReads {
         if (!checkKinds) {
             return false;
         }
-        int type = PositionalFile.fileType(paths[i], false);
-        String kind = PositionalFile.nonPositionalKind(type, true);
+        int type = FileKinds.type(paths[i], false);
+        String kind = FileKinds.nonPositional(type, true);
         if (kind == null || kind.equals("is a directory")) {
             return false; // a directory opens, and its read fails with EISDIR, as documented
         }

@@ -1,5 +1,6 @@
 package io.sluice;
 
+import io.sluice.internal.FileKinds;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -124,15 +124,6 @@ public abstract class PositionalFile implements Closeable {
         };
     }
 
-    // File type bits of st_mode (<sys/stat.h>), as the "unix:mode" attribute gives them.
-    private static final int S_IFMT = 0170000;
-    private static final int S_IFSOCK = 0140000;
-    private static final int S_IFREG = 0100000;
-    private static final int S_IFBLK = 0060000;
-    private static final int S_IFDIR = 0040000;
-    private static final int S_IFCHR = 0020000;
-    private static final int S_IFIFO = 0010000;
-
     /**
      * Refuses, with one {@code stat} and before any engine opens anything, a path that is neither a regular file nor a
      * block device. Opening a FIFO for reading blocks until a writer comes; a FIFO, socket or character device has no
@@ -143,58 +134,15 @@ public abstract class PositionalFile implements Closeable {
         if (spec.standard().contains(StandardOpenOption.CREATE_NEW)) {
             return; // the open fails on anything already there, without blocking on a FIFO
         }
-        int type = fileType(path, spec.noFollowLinks());
-        if (type == S_IFDIR) {
+        int type = FileKinds.type(path, spec.noFollowLinks());
+        if (type == FileKinds.S_IFDIR) {
             throw new FileSystemException(path.toString(), null, "Is a directory");
         }
-        String kind = nonPositionalKind(type, true);
+        String kind = FileKinds.nonPositional(type, true);
         if (kind != null) {
             throw new FileSystemException(path.toString(), null,
                     kind + "; positional I/O needs a regular file or a block device");
         }
-    }
-
-    /**
-     * The file type bits of {@code path}'s {@code st_mode} ({@code S_IFREG} for a symbolic link seen with
-     * {@code noFollowLinks}: its open refuses it), or -1 when it cannot be looked at. Where the platform has no
-     * {@code unix:mode}, only regular files, directories and "other" (0) are told apart.
-     */
-    static int fileType(Path path, boolean noFollowLinks) {
-        LinkOption[] links = noFollowLinks ? new LinkOption[] {LinkOption.NOFOLLOW_LINKS} : new LinkOption[0];
-        BasicFileAttributes a;
-        try {
-            a = Files.readAttributes(path, BasicFileAttributes.class, links);
-        } catch (IOException e) {
-            return -1;
-        }
-        if (a.isRegularFile() || a.isSymbolicLink()) {
-            return S_IFREG;
-        }
-        if (a.isDirectory()) {
-            return S_IFDIR;
-        }
-        try {
-            // The common kinds are answered above with one stat; only the others pay for the finer look.
-            return (Integer) Files.getAttribute(path, "unix:mode", links) & S_IFMT;
-        } catch (UnsupportedOperationException | IOException e) {
-            return 0;
-        }
-    }
-
-    /**
-     * What {@code type} (from {@link #fileType}) is, as "is a FIFO", when it is not a regular file (nor, with
-     * {@code blockDevices}, a block device); null when it is one, or could not be looked at.
-     */
-    static String nonPositionalKind(int type, boolean blockDevices) {
-        return switch (type) {
-            case -1, S_IFREG -> null;
-            case S_IFBLK -> blockDevices ? null : "is a block device";
-            case S_IFDIR -> "is a directory";
-            case S_IFIFO -> "is a FIFO";
-            case S_IFSOCK -> "is a socket";
-            case S_IFCHR -> "is a character device";
-            default -> "is not a regular file";
-        };
     }
 
     /** The path this file was opened with. */

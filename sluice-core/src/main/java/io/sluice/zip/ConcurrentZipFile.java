@@ -11,6 +11,7 @@ import static io.sluice.zip.ZipLayout.STORED;
 import static io.sluice.zip.ZipLayout.u16;
 
 import io.sluice.internal.Faults;
+import io.sluice.internal.FileKinds;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +28,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -207,34 +207,16 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      * to the open, which reports it as the JDK does.
      */
     private static void requireRegularFile(Path path) throws IOException {
-        BasicFileAttributes a;
-        try {
-            a = Files.readAttributes(path, BasicFileAttributes.class);
-        } catch (IOException e) {
-            return;
-        }
-        if (a.isRegularFile()) {
-            return;
-        }
-        if (a.isDirectory()) {
+        int type = FileKinds.type(path, false);
+        if (type == FileKinds.S_IFDIR) {
             throw new FileSystemException(path.toString(), null, "Is a directory");
         }
-        String kind;
-        try {
-            // st_mode's file type bits (<sys/stat.h>).
-            kind = switch ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) {
-                case 0010000 -> "a FIFO";
-                case 0140000 -> "a socket";
-                case 0020000 -> "a character device";
-                case 0060000 -> "a block device";
-                default -> "not a regular file";
-            };
-        } catch (IOException | UnsupportedOperationException e) {
-            kind = "not a regular file";
+        String kind = FileKinds.nonPositional(type, false);
+        if (kind != null) {
+            throw new FileSystemException(path.toString(), null, kind.startsWith("is not") ? kind
+                    + ", so it cannot be read as a zip archive" : kind + ", not a regular file, so it cannot be read"
+                    + " as a zip archive");
         }
-        throw new FileSystemException(path.toString(), null, kind.startsWith("not") ? "is " + kind
-                + ", so it cannot be read as a zip archive" : "is " + kind + ", not a regular file, so it cannot be read"
-                + " as a zip archive");
     }
 
     /** An archive held in memory, for tests and fuzzing: {@code bytes} stay the caller's. */
