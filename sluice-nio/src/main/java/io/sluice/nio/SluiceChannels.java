@@ -1,0 +1,104 @@
+package io.sluice.nio;
+
+import io.sluice.Engine;
+import io.sluice.PositionalFile;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * {@link FileChannel}s whose I/O goes through Sluice's engines, for code written against the JDK's type.
+ *
+ * {@snippet :
+ * try (FileChannel ch = SluiceChannels.open(Path.of("data.bin"), Engine.MMAP, StandardOpenOption.READ)) {
+ *     ch.read(buffer, 4096);   // a copy out of the mapping, no system call
+ * }
+ * }
+ *
+ * <p>What such a channel does as the JDK's does: positional calls (no lock between threads), relative calls on the
+ * channel's own position (serialised, as the JDK serialises them), {@code transferTo}/{@code transferFrom},
+ * {@code map} (a real mapping of the file), {@code lock}/{@code tryLock} (real POSIX record locks, seen by other
+ * processes and by the JDK's own channels in this JVM), {@code force}, {@code truncate}, {@code size}, and
+ * interrupts and asynchronous close as {@link java.nio.channels.spi.AbstractInterruptibleChannel} documents them (an
+ * interrupt closes the channel). A read or write moves every byte it can, as the JDK's does on a regular file: an
+ * engine's short transfer is followed by another. Where it differs:
+ * <ul>
+ *   <li>{@code map}, {@code lock} and {@code tryLock} use a second descriptor, opened by path on first use: if the
+ *       file was renamed or deleted after it was opened, they fail with the open's exception.</li>
+ *   <li>In {@link StandardOpenOption#APPEND} mode a write goes to the size the channel finds just before it, under
+ *       the channel's lock: appends through this one channel never interleave, but appends from another process or
+ *       channel at the same moment may overwrite each other (there is no {@code O_APPEND} on the engines'
+ *       descriptors).</li>
+ *   <li>The file is always opened for reading underneath, so a file that may be written but not read is refused at
+ *       open, where the JDK would open it write-only.</li>
+ * </ul>
+ */
+public final class SluiceChannels {
+    private SluiceChannels() {
+    }
+
+    /**
+     * A channel over {@code file}, readable, and writable if the file is. Its position starts at 0; closing the
+     * channel closes the file. {@code map} and the locks open the file's {@link PositionalFile#path() path} again
+     * through the JDK's platform provider.
+     */
+    public static FileChannel fileChannel(PositionalFile file) {
+        Objects.requireNonNull(file, "file");
+        return new SluiceFileChannel(file, PlatformPaths.of(file.path()), true,
+                file.isWritable(), false);
+    }
+
+    /**
+     * Opens {@code path} as {@link FileChannel#open(Path, OpenOption...)} does, with the I/O on {@code engine}:
+     * {@code READ}, {@code WRITE} and {@code APPEND} give the channel's access as there ({@code READ} when neither
+     * write option is given; {@code READ} with {@code APPEND}, and {@code APPEND} with {@code TRUNCATE_EXISTING},
+     * are refused). Other options, Sluice's own among them, go to {@link PositionalFile#open(Path, Engine,
+     * OpenOption...)}.
+     *
+     * @throws IllegalArgumentException for a combination the JDK refuses too
+     * @throws IOException if the file cannot be opened, as from {@link PositionalFile#open}
+     */
+    public static FileChannel open(Path path, Engine engine, OpenOption... options) throws IOException {
+        return open(path, engine, Set.of(options));
+    }
+
+    /** {@link #open(Path, Engine, OpenOption...)} with the options as a set, as {@code FileChannel.open} takes them. */
+    public static FileChannel open(Path path, Engine engine, Set<? extends OpenOption> options) throws IOException {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(engine, "engine");
+        boolean read = options.contains(StandardOpenOption.READ);
+        boolean write = options.contains(StandardOpenOption.WRITE);
+        boolean append = options.contains(StandardOpenOption.APPEND);
+        if (!read && !write) {
+            if (append) {
+                write = true;
+            } else {
+                read = true;
+            }
+        }
+        if (read && append) {
+            throw new IllegalArgumentException("READ + APPEND not allowed");
+        }
+        if (append && options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+            throw new IllegalArgumentException("APPEND + TRUNCATE_EXISTING not allowed");
+        }
+        List<OpenOption> forFile = new ArrayList<>(options.size() + 1);
+        for (OpenOption o : options) {
+            if (o != StandardOpenOption.APPEND && o != StandardOpenOption.READ) {
+                forFile.add(o);
+            }
+        }
+        if (write && !forFile.contains(StandardOpenOption.WRITE)) {
+            forFile.add(StandardOpenOption.WRITE);
+        }
+        Path platform = PlatformPaths.of(path);
+        PositionalFile file = PositionalFile.open(platform, engine, forFile.toArray(OpenOption[]::new));
+        return new SluiceFileChannel(file, platform, read, write, append);
+    }
+}

@@ -1,0 +1,523 @@
+package io.sluice.nio;
+
+import io.sluice.PositionalFile;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A {@link FileChannel} whose reads and writes go to a {@link PositionalFile}: positional calls go straight to the
+ * engine, relative calls move this channel's own position under one lock, as the JDK's channel does.
+ *
+ * <p>Interrupts and closing follow {@link java.nio.channels.spi.AbstractInterruptibleChannel}: an interrupt of a
+ * thread in (or entering) a call closes the channel and the file, and that thread gets
+ * {@link java.nio.channels.ClosedByInterruptException}; other threads' calls in progress end with
+ * {@link java.nio.channels.AsynchronousCloseException}. {@code map}, {@code lock} and {@code tryLock} use a second
+ * descriptor of the same file, opened through the platform's provider on first use and closed with the channel.
+ */
+final class SluiceFileChannel extends FileChannel {
+    /** Bytes moved per step of transferTo/transferFrom. */
+    private static final int TRANSFER_CHUNK = 64 * 1024;
+
+    private final PositionalFile file;
+    private final Path platformPath;
+    private final boolean readable;
+    private final boolean writable;
+    private final boolean append;
+
+    /** Serialises relative calls and guards {@link #position}, as the JDK's channel does. */
+    private final Object positionLock = new Object();
+    private long position;
+
+    private final Object helperLock = new Object();
+    /** The descriptor for map and locks: null until first needed. Guarded by helperLock. */
+    private FileChannel helper;
+
+    SluiceFileChannel(PositionalFile file, Path platformPath, boolean readable, boolean writable, boolean append) {
+        this.file = file;
+        this.platformPath = platformPath;
+        this.readable = readable;
+        this.writable = writable;
+        this.append = append;
+    }
+
+    /** The file this channel reads and writes. */
+    PositionalFile file() {
+        return file;
+    }
+
+    boolean writable() {
+        return writable;
+    }
+
+    boolean readable() {
+        return readable;
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!isOpen()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    private void ensureReadable() throws ClosedChannelException {
+        ensureOpen();
+        if (!readable) {
+            throw new NonReadableChannelException();
+        }
+    }
+
+    private void ensureWritable() throws ClosedChannelException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        Objects.requireNonNull(dst, "dst");
+        ensureReadable();
+        synchronized (positionLock) {
+            int n = readAt(dst, position);
+            if (n > 0) {
+                position += n;
+            }
+            return n;
+        }
+    }
+
+    @Override
+    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, dsts.length);
+        ensureReadable();
+        ByteBuffer[] slice = Arrays.copyOfRange(dsts, offset, offset + length);
+        synchronized (positionLock) {
+            boolean completed = false;
+            long total = 0;
+            try {
+                begin();
+                for (;;) {
+                    long n = file.read(position + total, slice);
+                    if (n < 0) {
+                        total = total == 0 ? -1 : total;
+                        break;
+                    }
+                    total += n;
+                    if (n == 0 || !anyRemaining(slice)) {
+                        break;
+                    }
+                }
+                completed = true;
+            } finally {
+                end(completed);
+            }
+            if (total > 0) {
+                position += total;
+            }
+            return total;
+        }
+    }
+
+    private static boolean anyRemaining(ByteBuffer[] bufs) {
+        for (ByteBuffer b : bufs) {
+            if (b.hasRemaining()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+        Objects.requireNonNull(dst, "dst");
+        if (position < 0) {
+            throw new IllegalArgumentException("negative position: " + position);
+        }
+        ensureReadable();
+        return readAt(dst, position);
+    }
+
+    /**
+     * Reads until {@code dst} is full or the file ends: an engine may return a short count (a bounce buffer's worth,
+     * the end of a mapping) where the JDK's pread on a regular file would have filled the buffer.
+     */
+    private int readAt(ByteBuffer dst, long at) throws IOException {
+        boolean completed = false;
+        int total = 0;
+        try {
+            begin();
+            do {
+                int n = file.read(dst, at + total);
+                if (n < 0) {
+                    if (total == 0) {
+                        total = -1;
+                    }
+                    break;
+                }
+                total += n;
+                if (n == 0) {
+                    break;
+                }
+            } while (dst.hasRemaining());
+            completed = true;
+        } finally {
+            end(completed);
+        }
+        return total;
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        Objects.requireNonNull(src, "src");
+        ensureWritable();
+        synchronized (positionLock) {
+            int n = writeAt(src, position);
+            position = append ? currentSize() : position + n;
+            return n;
+        }
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, srcs.length);
+        ensureWritable();
+        ByteBuffer[] slice = Arrays.copyOfRange(srcs, offset, offset + length);
+        synchronized (positionLock) {
+            boolean completed = false;
+            long total = 0;
+            try {
+                begin();
+                // A write returns only after writing every byte (WritableByteChannel); an engine may take fewer.
+                do {
+                    total += file.write(append ? file.size() : position + total, slice);
+                } while (anyRemaining(slice));
+                completed = true;
+            } finally {
+                end(completed);
+            }
+            position = append ? currentSize() : position + total;
+            return total;
+        }
+    }
+
+    @Override
+    public int write(ByteBuffer src, long position) throws IOException {
+        Objects.requireNonNull(src, "src");
+        if (position < 0) {
+            throw new IllegalArgumentException("negative position: " + position);
+        }
+        ensureWritable();
+        if (append) {
+            synchronized (positionLock) {
+                return writeAt(src, position);
+            }
+        }
+        return writeAt(src, position);
+    }
+
+    /**
+     * Writes all of {@code src} at {@code at}, or in append mode at the end of the file, whatever {@code at} says: a
+     * positional write on a descriptor opened with {@code O_APPEND} appends on Linux, and the JDK's channel shows it.
+     * Append-mode callers hold the position lock, so that two writes of this channel never take the same end.
+     */
+    private int writeAt(ByteBuffer src, long at) throws IOException {
+        boolean completed = false;
+        int total = 0;
+        try {
+            begin();
+            do {
+                total += file.write(src, append ? file.size() : at + total);
+            } while (src.hasRemaining());
+            completed = true;
+        } finally {
+            end(completed);
+        }
+        return total;
+    }
+
+    // ---------------------------------------------------------------- position, size
+
+    @Override
+    public long position() throws IOException {
+        ensureOpen();
+        synchronized (positionLock) {
+            return append ? currentSize() : position;
+        }
+    }
+
+    @Override
+    public FileChannel position(long newPosition) throws IOException {
+        ensureOpen();
+        if (newPosition < 0) {
+            throw new IllegalArgumentException("negative position: " + newPosition);
+        }
+        synchronized (positionLock) {
+            position = newPosition;
+        }
+        return this;
+    }
+
+    @Override
+    public long size() throws IOException {
+        ensureOpen();
+        return currentSize();
+    }
+
+    private long currentSize() throws IOException {
+        boolean completed = false;
+        try {
+            begin();
+            long s = file.size();
+            completed = true;
+            return s;
+        } finally {
+            end(completed);
+        }
+    }
+
+    @Override
+    public FileChannel truncate(long size) throws IOException {
+        ensureOpen();
+        if (size < 0) {
+            throw new IllegalArgumentException("negative size: " + size);
+        }
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        synchronized (positionLock) {
+            boolean completed = false;
+            try {
+                begin();
+                if (size < file.size()) {
+                    file.truncate(size);
+                }
+                completed = true;
+            } finally {
+                end(completed);
+            }
+            // As the JDK's channel: the position never stays past the size asked for, even when nothing was cut.
+            if (position > size) {
+                position = size;
+            }
+        }
+        return this;
+    }
+
+    @Override
+    public void force(boolean metaData) throws IOException {
+        ensureOpen();
+        boolean completed = false;
+        try {
+            begin();
+            file.force(metaData);
+            completed = true;
+        } finally {
+            end(completed);
+        }
+    }
+
+    // ---------------------------------------------------------------- transfers
+
+    @Override
+    public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+        ensureOpen();
+        if (!target.isOpen()) {
+            throw new ClosedChannelException();
+        }
+        if (!readable) {
+            throw new NonReadableChannelException();
+        }
+        if (target instanceof SluiceFileChannel s && !s.writable) {
+            throw new NonWritableChannelException();
+        }
+        if (position < 0 || count < 0) {
+            throw new IllegalArgumentException("negative position or count: position=" + position + ", count="
+                    + count);
+        }
+        long size = size();
+        if (position > size) {
+            return 0;
+        }
+        // A file of size 0 may still have bytes (/proc): then read until the end instead of up to the size.
+        long left = size > 0 ? Math.min(count, size - position) : count;
+        ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(TRANSFER_CHUNK, Math.max(left, 1)));
+        long done = 0;
+        while (done < left) {
+            buf.clear().limit((int) Math.min(buf.capacity(), left - done));
+            int n = readAt(buf, position + done);
+            if (n <= 0) {
+                break;
+            }
+            buf.flip();
+            int w = target.write(buf);
+            done += w;
+            if (w < n) {
+                break; // the target takes no more now: report what it took, as the JDK does
+            }
+        }
+        return done;
+    }
+
+    @Override
+    public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
+        ensureOpen();
+        if (!src.isOpen()) {
+            throw new ClosedChannelException();
+        }
+        if (src instanceof SluiceFileChannel s && !s.readable) {
+            throw new NonReadableChannelException();
+        }
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        if (position < 0 || count < 0) {
+            throw new IllegalArgumentException("negative position or count: position=" + position + ", count="
+                    + count);
+        }
+        ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(TRANSFER_CHUNK, Math.max(count, 1)));
+        long done = 0;
+        while (done < count) {
+            buf.clear().limit((int) Math.min(buf.capacity(), count - done));
+            int n = src.read(buf);
+            if (n <= 0) {
+                break;
+            }
+            buf.flip();
+            if (append) {
+                synchronized (positionLock) {
+                    done += writeAt(buf, position + done);
+                }
+            } else {
+                done += writeAt(buf, position + done);
+            }
+        }
+        return done;
+    }
+
+    // ---------------------------------------------------------------- map and locks, on the second descriptor
+
+    @Override
+    public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+        ensureOpen();
+        return helper().map(mode, position, size);
+    }
+
+    @Override
+    public MemorySegment map(MapMode mode, long offset, long size, Arena arena) throws IOException {
+        // The JDK checks these before whether the channel is open.
+        if (offset < 0) {
+            throw new IllegalArgumentException("negative offset: " + offset);
+        }
+        if (size < 0) {
+            throw new IllegalArgumentException("negative size: " + size);
+        }
+        ensureOpen();
+        return helper().map(mode, offset, size, arena);
+    }
+
+    @Override
+    public FileLock lock(long position, long size, boolean shared) throws IOException {
+        ensureOpen();
+        FileChannel h = helper();
+        boolean completed = false;
+        try {
+            begin();
+            FileLock inner = h.lock(position, size, shared);
+            completed = true;
+            return new SluiceLock(this, inner);
+        } finally {
+            end(completed);
+        }
+    }
+
+    @Override
+    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+        ensureOpen();
+        FileLock inner = helper().tryLock(position, size, shared);
+        return inner == null ? null : new SluiceLock(this, inner);
+    }
+
+    /**
+     * The platform's channel on the same file, opened with this channel's access (so its checks for map and lock
+     * modes are the JDK's own) and kept until close: closing it would drop this process's locks on the file.
+     */
+    private FileChannel helper() throws IOException {
+        synchronized (helperLock) {
+            ensureOpen();
+            if (helper == null) {
+                OpenOption[] options = readable && writable
+                        ? new OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
+                        : new OpenOption[] {writable ? StandardOpenOption.WRITE : StandardOpenOption.READ};
+                try {
+                    helper = FileChannel.open(platformPath, options);
+                } catch (IOException e) {
+                    throw new IOException("map/lock(path=" + platformPath
+                            + "): cannot open a second descriptor of the file: " + e, e);
+                }
+            }
+            return helper;
+        }
+    }
+
+    @Override
+    protected void implCloseChannel() throws IOException {
+        FileChannel h;
+        synchronized (helperLock) {
+            h = helper;
+        }
+        try {
+            if (h != null) {
+                h.close();
+            }
+        } finally {
+            file.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SluiceFileChannel[" + file + "]";
+    }
+
+    /** A lock taken on the second descriptor, reported as this channel's. */
+    private static final class SluiceLock extends FileLock {
+        private final FileLock inner;
+
+        SluiceLock(SluiceFileChannel channel, FileLock inner) {
+            super(channel, inner.position(), inner.size(), inner.isShared());
+            this.inner = inner;
+        }
+
+        @Override
+        public boolean isValid() {
+            return inner.isValid() && channel().isOpen();
+        }
+
+        @Override
+        public void release() throws IOException {
+            if (!channel().isOpen()) {
+                throw new ClosedChannelException();
+            }
+            inner.release();
+        }
+    }
+}
