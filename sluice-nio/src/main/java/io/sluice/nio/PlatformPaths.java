@@ -8,6 +8,6 @@ final class PlatformPaths {
     }
 
     static Path of(Path path) {
-        return path;
+        return path instanceof SluicePath s ? s.delegate() : path;
     }
 }

@@ -4,6 +4,8 @@ import io.sluice.Engine;
 import io.sluice.PositionalFile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -98,7 +100,17 @@ public final class SluiceChannels {
             forFile.add(StandardOpenOption.WRITE);
         }
         Path platform = PlatformPaths.of(path);
-        PositionalFile file = PositionalFile.open(platform, engine, forFile.toArray(OpenOption[]::new));
+        PositionalFile file = PositionalFile.open(engine == Engine.CLASSIC ? asFile(platform) : platform, engine,
+                forFile.toArray(OpenOption[]::new));
         return new SluiceFileChannel(file, platform, read, write, append);
+    }
+
+    /**
+     * A path CLASSIC can open: it makes a {@link java.io.File} of it, which only a path of the default file system
+     * allows; while Sluice's provider is the default, the platform's own path is not one.
+     */
+    private static Path asFile(Path platform) {
+        FileSystem def = FileSystems.getDefault();
+        return platform.getFileSystem() == def ? platform : def.getPath(platform.toString());
     }
 }
