@@ -1,9 +1,12 @@
 package io.sluice.nio;
 
 import io.sluice.Engine;
+import io.sluice.MappedWriter;
 import io.sluice.PositionalFile;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.OpenOption;
@@ -15,7 +18,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * {@link FileChannel}s whose I/O goes through Sluice's engines, for code written against the JDK's type.
+ * {@link FileChannel}s whose I/O goes through Sluice's engines, for code written against the JDK's type; and a
+ * {@link MappedWriter} as a {@link WritableByteChannel} or an {@link OutputStream}.
  *
  * {@snippet :
  * try (FileChannel ch = SluiceChannels.open(Path.of("data.bin"), Engine.MMAP, StandardOpenOption.READ)) {
@@ -54,6 +58,25 @@ public final class SluiceChannels {
         Objects.requireNonNull(file, "file");
         return new SluiceFileChannel(file, PlatformPaths.of(file.path()), true,
                 file.isWritable(), false);
+    }
+
+    /**
+     * {@code writer} as a {@link WritableByteChannel}: a write appends all of the buffer at the writer's position and
+     * returns its length; closing the channel closes the writer (which cuts the file to its position). Used by one
+     * thread at a time, as the writer is; a write after close throws {@link java.nio.channels.ClosedChannelException}.
+     */
+    public static WritableByteChannel writableChannel(MappedWriter writer) {
+        return new MappedWriterChannel(Objects.requireNonNull(writer, "writer"));
+    }
+
+    /**
+     * {@code writer} as an {@link OutputStream}, with no buffer of its own: each write is one copy into the writer's
+     * mapping, so {@code flush()} does nothing and durability is {@link MappedWriter#force()}. Closing the stream
+     * closes the writer. Used by one thread at a time, as the writer is; a write after close throws
+     * {@link java.nio.channels.ClosedChannelException} (an {@link IOException}).
+     */
+    public static OutputStream outputStream(MappedWriter writer) {
+        return new MappedWriterStream(Objects.requireNonNull(writer, "writer"));
     }
 
     /**
