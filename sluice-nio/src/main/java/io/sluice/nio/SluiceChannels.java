@@ -5,6 +5,7 @@ import io.sluice.MappedWriter;
 import io.sluice.PositionalFile;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.FileSystem;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 
 /**
  * {@link FileChannel}s whose I/O goes through Sluice's engines, for code written against the JDK's type; and a
@@ -126,6 +128,45 @@ public final class SluiceChannels {
         PositionalFile file = PositionalFile.open(engine == Engine.CLASSIC ? asFile(platform) : platform, engine,
                 forFile.toArray(OpenOption[]::new));
         return new SluiceFileChannel(file, platform, read, write, append);
+    }
+
+    /**
+     * Opens {@code path} as {@link AsynchronousFileChannel#open(Path, Set, ExecutorService,
+     * java.nio.file.attribute.FileAttribute...)} does, over {@code engine}'s {@link PositionalFile#readAsync} and
+     * {@link PositionalFile#writeAsync}. On {@link Engine#IO_URING} a read or write is submitted to the ring and the
+     * call returns at once; on the other engines it is done before the call returns. A {@code Future} completes on
+     * the ring's completion thread (keep work chained to it short); a {@link java.nio.channels.CompletionHandler}
+     * runs on {@code executor}, or, when it is null, on a virtual thread of its own, never on the completion thread.
+     * Closing the channel fails the reads and writes still in flight with
+     * {@link java.nio.channels.AsynchronousCloseException}. A read or write of a heap buffer moves at most 64 KiB
+     * (the ring's registered chunk), a direct buffer up to 1 GiB: callers loop, as the JDK's documentation asks.
+     * Locks are real POSIX locks on a second descriptor, as for {@link #open(Path, Engine, OpenOption...)}.
+     *
+     * @throws UnsupportedOperationException for {@code APPEND}, as the JDK's
+     * @throws IOException if the file cannot be opened
+     */
+    public static AsynchronousFileChannel openAsynchronous(Path path, Engine engine,
+            Set<? extends OpenOption> options, ExecutorService executor) throws IOException {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(engine, "engine");
+        if (options.contains(StandardOpenOption.APPEND)) {
+            throw new UnsupportedOperationException("APPEND not allowed");
+        }
+        boolean read = options.contains(StandardOpenOption.READ);
+        boolean write = options.contains(StandardOpenOption.WRITE);
+        if (!read && !write) {
+            read = true;
+        }
+        List<OpenOption> forFile = new ArrayList<>(options.size());
+        for (OpenOption o : options) {
+            if (o != StandardOpenOption.READ) {
+                forFile.add(o);
+            }
+        }
+        Path platform = PlatformPaths.of(path);
+        PositionalFile file = PositionalFile.open(engine == Engine.CLASSIC ? asFile(platform) : platform, engine,
+                forFile.toArray(OpenOption[]::new));
+        return new SluiceAsynchronousFileChannel(file, platform, read, write, executor);
     }
 
     /**

@@ -61,7 +61,7 @@ import java.util.concurrent.ExecutorService;
  * symbolic links opened with {@code NOFOLLOW_LINKS}); file attributes given at creation; options other than
  * {@link StandardOpenOption}s, {@link LinkOption}, Sluice's {@link SluiceOption} and {@link Advice}; {@code SYNC} and
  * {@code DSYNC} on the MMAP and IO_URING engines, which write without the descriptor's synchronous mode; and
- * {@code newAsynchronousFileChannel}.
+ * {@code newAsynchronousFileChannel} on any engine but IO_URING.
  */
 public final class SluiceFileSystemProvider extends FileSystemProvider {
     /** The system property naming the default file system's engine ({@code CHANNEL}, {@code MMAP}, ...). */
@@ -321,11 +321,24 @@ public final class SluiceFileSystemProvider extends FileSystemProvider {
         return Channels.newOutputStream(openSluice(path, engine, set));
     }
 
-    /** The platform's channel: Sluice's asynchronous channel is not here yet. */
+    /**
+     * Sluice's asynchronous channel ({@link SluiceChannels#openAsynchronous}) when the file system's engine is
+     * IO_URING and the file is one Sluice serves; the platform's otherwise, since on the other engines every call
+     * would be done by the caller's thread.
+     */
     @Override
     public AsynchronousFileChannel newAsynchronousFileChannel(Path path, Set<? extends OpenOption> options,
             ExecutorService executor, FileAttribute<?>... attrs) throws IOException {
-        return platform.newAsynchronousFileChannel(unwrap(path), options, executor, attrs);
+        Engine engine = options.contains(StandardOpenOption.APPEND) ? null : sluiceEngineFor(path, options, attrs);
+        if (engine != Engine.IO_URING) {
+            return platform.newAsynchronousFileChannel(unwrap(path), options, executor, attrs);
+        }
+        INSIDE_SLUICE.set(Boolean.TRUE);
+        try {
+            return SluiceChannels.openAsynchronous(unwrap(path), engine, options, executor);
+        } finally {
+            INSIDE_SLUICE.remove();
+        }
     }
 
     // ---------------------------------------------------------------- the platform's

@@ -1,0 +1,309 @@
+package io.sluice.nio;
+
+import io.sluice.PositionalFile;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.CompletionHandler;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * An {@link AsynchronousFileChannel} over {@link PositionalFile#readAsync}/{@link PositionalFile#writeAsync}: on
+ * IO_URING a read or write is submitted to the ring and the call returns at once. Futures complete on the ring's
+ * completion thread; completion handlers run on the channel's executor, never there.
+ */
+final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
+    /** Handlers of channels opened without an executor: one virtual thread per handler. */
+    static final ExecutorService DEFAULT_EXECUTOR =
+            Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("sluice-aio-handler-", 0).factory());
+
+    private final PositionalFile file;
+    private final Path platformPath;
+    private final boolean readable;
+    private final boolean writable;
+    private final ExecutorService executor;
+    private final Object helperLock = new Object();
+    /** For locks: the platform's channel on a second descriptor, opened on first use. Guarded by helperLock. */
+    private FileChannel helper;
+
+    SluiceAsynchronousFileChannel(PositionalFile file, Path platformPath, boolean readable, boolean writable,
+            ExecutorService executor) {
+        this.file = file;
+        this.platformPath = platformPath;
+        this.readable = readable;
+        this.writable = writable;
+        this.executor = executor != null ? executor : DEFAULT_EXECUTOR;
+    }
+
+    PositionalFile file() {
+        return file;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return file.isOpen();
+    }
+
+    @Override
+    public void close() throws IOException {
+        FileChannel h;
+        synchronized (helperLock) {
+            h = helper;
+        }
+        try {
+            if (h != null) {
+                h.close();
+            }
+        } finally {
+            // IO_URING cancels what is in flight: those futures fail with AsynchronousCloseException.
+            file.close();
+        }
+    }
+
+    @Override
+    public long size() throws IOException {
+        return file.size();
+    }
+
+    @Override
+    public AsynchronousFileChannel truncate(long size) throws IOException {
+        if (size < 0) {
+            throw new IllegalArgumentException("negative size: " + size);
+        }
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        if (!isOpen()) {
+            // What the JDK's channel throws here too: its truncate finds the descriptor gone inside its begin/end.
+            throw new AsynchronousCloseException();
+        }
+        if (size < file.size()) {
+            file.truncate(size);
+        }
+        return this;
+    }
+
+    @Override
+    public void force(boolean metaData) throws IOException {
+        file.force(metaData);
+    }
+
+    // ---------------------------------------------------------------- reads and writes
+
+    @Override
+    public Future<Integer> read(ByteBuffer dst, long position) {
+        return startRead(dst, position);
+    }
+
+    @Override
+    public <A> void read(ByteBuffer dst, long position, A attachment, CompletionHandler<Integer, ? super A> handler) {
+        Objects.requireNonNull(handler, "handler");
+        deliver(startRead(dst, position), attachment, handler);
+    }
+
+    @Override
+    public Future<Integer> write(ByteBuffer src, long position) {
+        return startWrite(src, position);
+    }
+
+    @Override
+    public <A> void write(ByteBuffer src, long position, A attachment, CompletionHandler<Integer, ? super A> handler) {
+        Objects.requireNonNull(handler, "handler");
+        deliver(startWrite(src, position), attachment, handler);
+    }
+
+    private CompletableFuture<Integer> startRead(ByteBuffer dst, long position) {
+        Objects.requireNonNull(dst, "dst");
+        if (position < 0) {
+            throw new IllegalArgumentException("negative position: " + position);
+        }
+        if (!readable) {
+            throw new NonReadableChannelException();
+        }
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("read-only buffer");
+        }
+        if (!isOpen()) {
+            return CompletableFuture.failedFuture(new ClosedChannelException());
+        }
+        if (!dst.hasRemaining()) {
+            return CompletableFuture.completedFuture(0);
+        }
+        int start = dst.position();
+        // The slice the kernel fills: the buffer's own memory when direct, which the future's chain keeps reachable.
+        MemorySegment mem = MemorySegment.ofBuffer(dst);
+        return settle(file.readAsync(mem, position).thenApply(n -> {
+            if (n > 0) {
+                dst.position(start + n);
+            }
+            return n;
+        }));
+    }
+
+    private CompletableFuture<Integer> startWrite(ByteBuffer src, long position) {
+        Objects.requireNonNull(src, "src");
+        if (position < 0) {
+            throw new IllegalArgumentException("negative position: " + position);
+        }
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        if (!isOpen()) {
+            return CompletableFuture.failedFuture(new ClosedChannelException());
+        }
+        if (!src.hasRemaining()) {
+            return CompletableFuture.completedFuture(0);
+        }
+        int start = src.position();
+        MemorySegment mem = MemorySegment.ofBuffer(src);
+        return settle(file.writeAsync(mem, position).thenApply(n -> {
+            src.position(start + n);
+            return n;
+        }));
+    }
+
+    /**
+     * The future as the JDK's channel completes it: with the exception itself rather than wrapped, and a call that
+     * found the file closed under it as {@link AsynchronousCloseException}.
+     */
+    private CompletableFuture<Integer> settle(CompletableFuture<Integer> f) {
+        CompletableFuture<Integer> out = new CompletableFuture<>();
+        f.whenComplete((n, e) -> {
+            if (e == null) {
+                out.complete(n);
+                return;
+            }
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof ClosedChannelException && !(cause instanceof AsynchronousCloseException)) {
+                AsynchronousCloseException ace = new AsynchronousCloseException();
+                ace.initCause(cause);
+                cause = ace;
+            }
+            out.completeExceptionally(cause);
+        });
+        return out;
+    }
+
+    /** Runs the handler on the executor, so that it never runs on (nor blocks) the ring's completion thread. */
+    private <V, A> void deliver(CompletableFuture<V> f, A attachment, CompletionHandler<V, ? super A> handler) {
+        f.whenCompleteAsync((v, e) -> {
+            if (e == null) {
+                handler.completed(v, attachment);
+            } else {
+                handler.failed(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e,
+                        attachment);
+            }
+        }, executor);
+    }
+
+    // ---------------------------------------------------------------- locks
+
+    @Override
+    public Future<FileLock> lock(long position, long size, boolean shared) {
+        return startLock(position, size, shared);
+    }
+
+    @Override
+    public <A> void lock(long position, long size, boolean shared, A attachment,
+            CompletionHandler<FileLock, ? super A> handler) {
+        Objects.requireNonNull(handler, "handler");
+        deliver(startLock(position, size, shared), attachment, handler);
+    }
+
+    private CompletableFuture<FileLock> startLock(long position, long size, boolean shared) {
+        checkLockMode(shared);
+        if (!isOpen()) {
+            return CompletableFuture.failedFuture(new ClosedChannelException());
+        }
+        // A blocking lock waits on the executor, as the JDK's channel waits on its thread pool.
+        CompletableFuture<FileLock> f = new CompletableFuture<>();
+        executor.execute(() -> {
+            try {
+                f.complete(new SluiceLock(this, helper().lock(position, size, shared)));
+            } catch (IOException | RuntimeException e) {
+                f.completeExceptionally(isOpen() || e instanceof AsynchronousCloseException ? e
+                        : new AsynchronousCloseException());
+            }
+        });
+        return f;
+    }
+
+    @Override
+    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+        checkLockMode(shared);
+        FileLock inner = helper().tryLock(position, size, shared);
+        return inner == null ? null : new SluiceLock(this, inner);
+    }
+
+    private void checkLockMode(boolean shared) {
+        if (shared && !readable) {
+            throw new NonReadableChannelException();
+        }
+        if (!shared && !writable) {
+            throw new NonWritableChannelException();
+        }
+    }
+
+    private FileChannel helper() throws IOException {
+        synchronized (helperLock) {
+            if (!isOpen()) {
+                throw new ClosedChannelException();
+            }
+            if (helper == null) {
+                OpenOption[] options = readable && writable
+                        ? new OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
+                        : new OpenOption[] {writable ? StandardOpenOption.WRITE : StandardOpenOption.READ};
+                try {
+                    helper = FileChannel.open(platformPath, options);
+                } catch (IOException e) {
+                    throw new IOException("lock(path=" + platformPath
+                            + "): cannot open a second descriptor of the file: " + e, e);
+                }
+            }
+            return helper;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SluiceAsynchronousFileChannel[" + file + "]";
+    }
+
+    /** A lock taken on the second descriptor, reported as this channel's. */
+    private static final class SluiceLock extends FileLock {
+        private final FileLock inner;
+
+        SluiceLock(SluiceAsynchronousFileChannel channel, FileLock inner) {
+            super(channel, inner.position(), inner.size(), inner.isShared());
+            this.inner = inner;
+        }
+
+        @Override
+        public boolean isValid() {
+            return inner.isValid() && acquiredBy().isOpen();
+        }
+
+        @Override
+        public void release() throws IOException {
+            if (!acquiredBy().isOpen()) {
+                throw new ClosedChannelException();
+            }
+            inner.release();
+        }
+    }
+}
