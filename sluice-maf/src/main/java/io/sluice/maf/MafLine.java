@@ -84,7 +84,10 @@ public final class MafLine {
         return start;
     }
 
-    /** The number of bases aligned (the non-dash characters of the text). */
+    /**
+     * The number of bases aligned (the letters of the text, which the parser checked); for an {@code e} line, the
+     * length of the unaligned stretch the block bridges.
+     */
     public long size() {
         return size;
     }
