@@ -38,10 +38,12 @@ import java.util.Objects;
  *       unaligned stretch the block bridges, which may run past the end of the source (UCSC's reader keeps it as a
  *       gap length, not a range, and bioruby-maf's {@code big-block.maf} has such lines), so only start is checked:
  *       at most srcSize.</li>
- *   <li>A last line with no newline that stops short (a field missing, or a text or quality shorter than the
- *       block's columns) is what a copy cut off in mid-write leaves: it is dropped, the block before it is kept, and
- *       {@link #cutShortAt()} says where (bioruby-maf keeps the blocks of such a file; UCSC's reader stops at the
- *       short line). Anything wrong in what is there is still refused.</li>
+ *   <li>A last line that stops short (a field missing, or a text or quality shorter than the block's columns),
+ *       with or without its newline, is what a copy cut off in mid-write leaves: it is dropped, the block before it
+ *       is kept, and {@link #cutShortAt()} says where (bioruby-maf keeps the blocks of such a file, as of its
+ *       {@code big-block.maf}, whose last line lacks an {@code i} line's last field; UCSC's reader stops at the short
+ *       line). Such a line with anything after it, even a blank line, is refused; anything wrong in what the line
+ *       does hold is refused too.</li>
  * </ul>
  * <p>The hot loop works on bytes: a newline is found in the chunk eight bytes at a time, the line is copied into one
  * reused array (a line cut by the chunk's end is completed there from the next chunk), its fields are parsed in place,
@@ -101,10 +103,14 @@ public final class MafParser {
     private byte[] lastSrc = new byte[64];
     private int lastSrcLength = -1;
     private long lastTextLength;
-    /** The line being parsed is the input's last and had no newline: it may have been cut short. */
-    private boolean lastUnterminated;
-    /** The error just made is one a cut-short last line gives. */
+    /** The error just made is one a line cut short gives. */
     private boolean shortError;
+    /**
+     * A line stopped short: refused if any input follows, dropped by {@link #finish()} if it was the last (the input
+     * offset of its first byte is {@link #shortAt}).
+     */
+    private MafFormatException pendingShort;
+    private long shortAt;
     private long cutShortAt = -1;
 
     /** The field cursor within the current line, and the last token's start. */
@@ -151,9 +157,8 @@ public final class MafParser {
     }
 
     /**
-     * The input offset of a last line that had no newline and stopped short (a field missing, a text or quality
-     * shorter than its block's), which {@link #finish()} dropped as the mark of a cut-off copy; -1 when there was
-     * none.
+     * The input offset of the input's last line when it stopped short (a field missing, a text or quality shorter
+     * than its block's), which {@link #finish()} dropped as the mark of a cut-off copy; -1 when there was none.
      */
     public long cutShortAt() {
         return cutShortAt;
@@ -167,6 +172,9 @@ public final class MafParser {
             throw new IllegalStateException("finish() was called");
         }
         long n = chunk.byteSize();
+        if (pendingShort != null && n > 0) {
+            throw pendingShort;
+        }
         long pos = 0;
         while (pos < n) {
             long nl = indexOfNewline(chunk, pos, n);
@@ -182,8 +190,11 @@ public final class MafParser {
             carrying = false;
             int l = length;
             length = 0;
-            parseLine(l);
+            parseLineOrHold(l);
             pos = nl + 1;
+            if (pendingShort != null && pos < n) {
+                throw pendingShort;
+            }
         }
         offset += n;
     }
@@ -208,26 +219,21 @@ public final class MafParser {
         if (finished) {
             return;
         }
+        boolean unterminated = carrying;
         if (carrying) {
             carrying = false;
             int l = length;
             length = 0;
-            lastUnterminated = true;
-            try {
-                parseLine(l);
-            } catch (MafFormatException e) {
-                if (!shortError || !headerSeen) {
-                    throw e;
-                }
-                cutShortAt = lineOffset;
-            } finally {
-                lastUnterminated = false;
-            }
+            parseLineOrHold(l);
         }
         finished = true;
+        if (pendingShort != null) {
+            cutShortAt = shortAt;
+            pendingShort = null;
+        }
         if (!headerSeen) {
             if (lineNumber > 0) {
-                throw new MafFormatException(source, lineNumber + 1, offset,
+                throw new MafFormatException(source, unterminated ? lineNumber : lineNumber + 1, offset,
                         "no '##maf version=1' header after the track and browser lines");
             }
             throw new MafFormatException(source, 1, 0, "empty input: no '##maf version=1' header");
@@ -254,6 +260,23 @@ public final class MafParser {
 
     private static boolean blank(byte b) {
         return b == ' ' || b == '\t' || b == '\r';
+    }
+
+    /**
+     * {@link #parseLine}, but a line that stops short is held rather than refused: it may be the input's last, which
+     * a copy cut off in mid-write leaves.
+     */
+    private void parseLineOrHold(int to) throws MafFormatException {
+        try {
+            parseLine(to);
+        } catch (MafFormatException e) {
+            if (!shortError) {
+                throw e;
+            }
+            shortError = false;
+            pendingShort = e;
+            shortAt = lineOffset;
+        }
     }
 
     /** Parses the line in {@code buf[0, to)} (no newline). */
@@ -696,10 +719,10 @@ public final class MafParser {
 
     /**
      * A problem at byte {@code at} of the current line that a line cut short would give (a field or part of a text
-     * missing): {@link #finish()} drops such a last line rather than refusing the input.
+     * missing): held, and refused only if more input follows (see {@link #parseLineOrHold}).
      */
     private MafFormatException missing(int at, String problem) {
-        shortError = lastUnterminated;
+        shortError = true;
         return error(at, problem);
     }
 

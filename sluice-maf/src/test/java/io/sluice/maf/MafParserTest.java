@@ -205,8 +205,8 @@ class MafParserTest {
         assertEquals(1, parse("##maf version=1\na\ns x.a 0 1 + 9 A\ne y.b 4973 2 - 4973 I\n").count("e y.b 4973 2"),
                 "an e line's size may run past srcSize");
 
-        for (String cut : new String[] {"i x.a C 0 C", "i x.a C 0 C ", "s y.b 0 1 + 9 ", "s y.b 0 2 + 9 A-", "q x.a 99",
-                "e y.b 0", "s"}) {
+        for (String cut : new String[] {"i x.a C 0 C", "i x.a C 0 C \n", "s y.b 0 1 + 9 ", "s y.b 0 2 + 9 A-\n",
+                "q x.a 99", "e y.b 0\r\n", "s"}) {
             String input = "##maf version=1\na\ns x.a 0 2 + 9 A-C\n" + cut;
             for (int chunk : new int[] {Integer.MAX_VALUE, 3}) {
                 Recorder rec = new Recorder();
@@ -234,6 +234,7 @@ class MafParserTest {
         {"\n", 1, 0, "not MAF"},
         {"track name=x\n", 2, 13, "no '##maf version=1' header after the track and browser lines"},
         {"track name=x\ntracks\n##maf version=1\n", 2, 13, "not MAF"},
+        {"browser position chr1:1-9", 1, 25, "no '##maf version=1' header after the track and browser lines"},
         {"##maf version=1\ntrack name=x\n", 2, 16, "unknown line type 'track name=x'"},
         {"##maf\n", 1, 0, "no version="},
         {"##maf version=2\n", 1, 0, "version 2 is not supported"},
@@ -242,8 +243,8 @@ class MafParserTest {
         {"##maf version=1\na\nx y\n", 3, 18, "unknown line type 'x'"},
         {"##maf version=1\na\nsx 0 1 + 1 A\n", 3, 18, "unknown line type 'sx 0 1 + 1 A'"},
         {"##maf version=1\na bad\n", 2, 18, "a line: expected key=value, not 'bad'"},
-        {"##maf version=1\na\ns x 0 1 + 1\n", 3, 29, "s line: no alignment text"},
-        {"##maf version=1\na\ns x 0 1\n", 3, 25, "s line: no strand"},
+        {"##maf version=1\na\ns x 0 1 + 1\n\n", 3, 29, "s line: no alignment text"},
+        {"##maf version=1\na\ns x 0 1\n\n", 3, 25, "s line: no strand"},
         {"##maf version=1\na\ns x 1O 1 + 20 A\n", 3, 22, "s line: start '1O' is not a number"},
         {"##maf version=1\na\ns x 99999999999999999999 1 + 20 A\n", 3, 22, "is too large"},
         {"##maf version=1\na\ns x 0 1 * 20 A\n", 3, 26, "strand '*' is not + or -"},
@@ -265,11 +266,12 @@ class MafParserTest {
         {"##maf version=1\na pass=two\n", 2, 23, "a line: pass 'two' is not a whole number"},
         {"##maf version=1\na\ns x 0 2 + 20 A*C\n", 3, 32, "'*' in the alignment text (bases are letters, gaps '-' or '.')"},
         {"##maf version=1\na\ns x 0 3 + 20 A.C\n", 3, 24, "size 3 does not match the 2 bases of the text"},
-        {"##maf version=1\na\ns x 0 2 + 20 AC\ns y 0 1 + 20 A\n", 4, 47, "a text of 1 columns in a block whose first has 2"},
-        {"##maf version=1\na\ns x 0 1 + 2 A\ni x C 0 C\n", 4, 41, "i line: no rightCount"},
+                {"##maf version=1\na\ns x 0 1 + 2 A\ni x C 0 C\n\n", 4, 41, "i line: no rightCount"},
+        {"##maf version=1\na\ns x 0 1 + 2 A\ni x C 0 C\n# more", 4, 41, "i line: no rightCount"},
+        {"##maf version=1\na\ns x 0 2 + 2 AC\ns y 0 1 + 2 A\ns z 0 2 + 2 AC\n", 4, 45, "a text of 1 columns"},
         {"##maf version=1\na\ns x 0 1 + 2 A\ni x C 0 C 1x", 4, 42, "rightCount '1x' is not a number"},
         {"##maf version=1\na\ns x 0 1 + 2", 2, 16, "a block without any s line"},
-        {"##maf version=1\na\ns x 0 2 + 2 AC\nq x 9\n", 4, 37, "1 qualities for a text of 2 columns"},
+        {"##maf version=1\na\ns x 0 2 + 2 AC\nq x 9\n\n", 4, 37, "1 qualities for a text of 2 columns"},
         {"##maf version=1\na\ns x 0 2 + 2 AC\nq x 9x\n", 4, 38, "'x' in the quality"},
         {"##maf version=1\na score=1\n\n", 2, 16, "a block without any s line"},
         {"##maf version=1\na\ne x 0 1 + 2 C\n", 2, 16, "a block without any s line"},
