@@ -43,6 +43,8 @@ class MafTest < Minitest::Test
     assert_equal [:-, "855489998999", ["C", 0, "C", 7]], [pon.strand, pon.quality, pon.i_data]
     assert_equal ["turTru1.scaffold_109008", 25_049, 1601, "I", true, nil],
                  [tur.source, tur.start, tur.size, tur.status, tur.empty?, tur.text]
+    assert hg.source.frozen?
+    assert_same hg.source, b.sequences.first.source, "rows of one source share its name"
     assert_equal({ score: "-1.5" }, b.vars)
     assert_equal ["A-CG"], b.sequences.map(&:text)
     assert_equal MAF.bytesize - b.offset, b.size

@@ -7,7 +7,9 @@ import io.sluice.maf.MafLine;
 import io.sluice.maf.MafParser;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jcodings.specific.ASCIIEncoding;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
@@ -32,6 +34,9 @@ import org.jruby.util.ByteList;
  */
 @JRubyModule(name = "Sluice::MAF")
 public final class RubyMaf {
+    /** Past this many distinct source names (a draft assembly's scaffolds), new ones are not remembered. */
+    private static final int MAX_SOURCES = 1 << 16;
+
     private RubyMaf() {
     }
 
@@ -70,6 +75,11 @@ public final class RubyMaf {
         private long offset;
         private long columns;
         private RubyMafSequence last;
+        /**
+         * The source names seen, frozen and shared by every row of the same source: a file names a few hundred
+         * sources over millions of rows. Keyed by a hash of the bytes; a collision is told apart by comparing them.
+         */
+        private final Map<Integer, RubyString> sources = new HashMap<>();
 
         Builder(ThreadContext context, RubyModule maf, Block block) {
             this.context = context;
@@ -85,9 +95,40 @@ public final class RubyMaf {
             return RubyString.newString(runtime, new ByteList(b, ASCIIEncoding.INSTANCE, false));
         }
 
+        private RubyString source(MafLine l) {
+            int n = l.srcLength();
+            int h = n;
+            for (int i = 0; i < n; i++) {
+                h = 31 * h + l.srcByte(i);
+            }
+            RubyString known = sources.get(h);
+            if (known != null && same(known.getByteList(), l)) {
+                return known;
+            }
+            RubyString made = bytes(l.srcBytes());
+            made.setFrozen(true);
+            if (known == null && sources.size() < MAX_SOURCES) {
+                sources.put(h, made);
+            }
+            return made;
+        }
+
+        private static boolean same(ByteList b, MafLine l) {
+            int n = l.srcLength();
+            if (b.realSize() != n) {
+                return false;
+            }
+            for (int i = 0; i < n; i++) {
+                if (b.get(i) != l.srcByte(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         private RubyMafSequence row(MafLine l) {
             RubyMafSequence s = new RubyMafSequence(runtime, sequenceClass);
-            s.source = bytes(l.srcBytes());
+            s.source = source(l);
             s.start = l.start();
             s.size = l.size();
             s.strand = l.strand() == '-' ? minus : plus;

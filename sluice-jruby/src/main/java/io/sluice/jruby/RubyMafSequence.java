@@ -34,7 +34,7 @@ public final class RubyMafSequence extends RubyObject {
         return v == null ? context.nil : v;
     }
 
-    /** The source sequence, as {@code "hg19.chr22"} (ASCII-8BIT). */
+    /** The source sequence, as {@code "hg19.chr22"} (ASCII-8BIT, frozen: rows of the same source share it). */
     @JRubyMethod
     public IRubyObject source(ThreadContext context) {
         return source;
