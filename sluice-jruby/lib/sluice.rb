@@ -7,6 +7,7 @@
 #   Sluice::Zip.open("app.jar") { |z| z.read("META-INF/MANIFEST.MF") } # from any number of threads
 #   Sluice.engines                                                    # which engines run here, and why not
 #   Sluice::DB.process("index.kct") { |db| db[key] = value }         # Kyoto Cabinet's API on H2's MVStore
+#   Sluice::MAF.each_block("chr22.maf") { |b| b.sequences.first }     # MAF blocks and rows as Ruby objects
 
 require "sluice/version"
 
@@ -17,7 +18,7 @@ end
 
 # The gem carries Sluice's jars beside this file. Loaded from a jar on the class path instead (an application that
 # bundles Sluice, or `sluice bench jruby`), the classes are there already and there is nothing to add.
-%w[sluice-core sluice-db h2-mvstore sluice-jruby].each do |name|
+%w[sluice-core sluice-db sluice-maf h2-mvstore sluice-jruby].each do |name|
   jar = File.join(__dir__, "sluice", "#{name}.jar")
   require jar if File.exist?(jar)
 end
@@ -27,6 +28,7 @@ require "sluice/file"
 require "sluice/mapped_writer"
 require "sluice/zip"
 require "sluice/database"
+require "sluice/maf"
 
 module Sluice
   # One of Sluice's I/O engines: its name (:classic, :channel, :mmap, :io_uring), how it moves bytes, and why it

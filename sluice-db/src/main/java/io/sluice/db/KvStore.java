@@ -136,13 +136,14 @@ public final class KvStore implements AutoCloseable {
      * @param truncate whether every record is removed on opening (only when writable)
      * @throws NoSuchFileException if the file does not exist and {@code create} is false
      * @throws IOException if the file is locked by another process or store, is not a store (an empty or damaged
-     *     file too), or cannot be read; the message names the file
+     *     file too; a Kyoto Cabinet file, said to be one), or cannot be read; the message names the file
      */
     public static KvStore open(Path path, boolean writable, boolean create, boolean truncate) throws IOException {
         Path p = path.toAbsolutePath();
         if (!Files.exists(p) && !(writable && create)) {
             throw new NoSuchFileException(p.toString(), null, "open: no such store file");
         }
+        KyotoCabinetFiles.refuse(p);
         // The file store is opened here and handed to MVStore rather than named to it: MVStore closes a file it
         // opened itself only when its own exception stops the opening, and any other (an empty file opened read-only
         // fails writing a header with NonWritableChannelException) left the file open and locked until the JVM exits.

@@ -20,6 +20,8 @@ import org.jruby.runtime.load.BasicLibraryService;
  *       {@code Sluice::Zip} and {@code Sluice::Zip::Entry} ({@link RubyZip}, {@link RubyZipEntry}).</li>
  *   <li>{@code Sluice::DB} and {@code Sluice::DB::Cursor} ({@link RubyDB}, {@link RubyDBCursor}), Kyoto Cabinet's
  *       API on {@code io.sluice.db.KvStore}; {@code require 'sluice/db'} loads them with their Ruby parts.</li>
+ *   <li>{@code Sluice::MAF} ({@link RubyMaf}), its {@code Block} and {@code Sequence} ({@link RubyMafBlock},
+ *       {@link RubyMafSequence}) and {@code FormatError < Sluice::Error}: the MAF parser for Ruby.</li>
  *   <li>{@code Sluice.native_access?} and the engine list behind {@code Sluice.engines} ({@link SluiceModule}).</li>
  * </ul>
  */
@@ -55,6 +57,13 @@ public final class SluiceLibrary implements BasicLibraryService {
         // Cursors come from their database only.
         db.defineClassUnder(context, "Cursor", object, ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR)
                 .defineMethods(context, RubyDBCursor.class);
+        RubyModule maf = sluice.defineModuleUnder(context, "MAF").defineMethods(context, RubyMaf.class);
+        maf.defineClassUnder(context, "FormatError", error, error.getAllocator());
+        // Blocks and rows come from the parser only.
+        maf.defineClassUnder(context, "Block", object, ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR)
+                .defineMethods(context, RubyMafBlock.class);
+        maf.defineClassUnder(context, "Sequence", object, ObjectAllocator.NOT_ALLOCATABLE_ALLOCATOR)
+                .defineMethods(context, RubyMafSequence.class);
         sluice.defineMethods(context, SluiceModule.class);
         return true;
     }

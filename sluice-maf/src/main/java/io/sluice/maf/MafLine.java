@@ -1,6 +1,7 @@
 package io.sluice.maf;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * One parsed line, as a {@link MafHandler} sees it: the numbers are parsed; the text fields stay bytes (in the
@@ -84,7 +85,10 @@ public final class MafLine {
         return start;
     }
 
-    /** The number of bases aligned (the non-dash characters of the text). */
+    /**
+     * The number of bases aligned (the letters of the text, which the parser checked); for an {@code e} line, the
+     * length of the unaligned stretch the block bridges.
+     */
     public long size() {
         return size;
     }
@@ -107,6 +111,16 @@ public final class MafLine {
     /** The alignment text of an {@code s} line, or the quality string of a {@code q} line. */
     public String text() {
         return string(textFrom, textTo);
+    }
+
+    /** {@link #src()}'s bytes, in a new array. */
+    public byte[] srcBytes() {
+        return Arrays.copyOfRange(buf, srcFrom, srcTo);
+    }
+
+    /** {@link #text()}'s bytes, in a new array: one copy, no decoding. */
+    public byte[] textBytes() {
+        return Arrays.copyOfRange(buf, textFrom, textTo);
     }
 
     /** The length of {@link #text()} in columns. */

@@ -20,18 +20,31 @@ import java.util.Objects;
  * <ul>
  *   <li>The first line is the header, {@code ##maf version=1} with optional {@code key=value} pairs
  *       ({@code scoring=}, {@code program=}). Other lines starting with {@code #} are comments, anywhere.</li>
- *   <li>A block starts with an {@code a} line of {@code key=value} pairs ({@code score=}) and ends with a blank line
- *       (or the next {@code a} line, or the end of the input). It has at least one {@code s} line.</li>
+ *   <li>{@code track} and {@code browser} lines may come before the header: UCSC's genome browser asks for a
+ *       {@code track} line first in a MAF custom track, and its downloads keep them. They are skipped, not
+ *       reported.</li>
+ *   <li>A block starts with an {@code a} line of {@code key=value} pairs and ends with a blank line (or the next
+ *       {@code a} line, or the end of the input). {@code score=} must be a decimal number and {@code pass=} a whole
+ *       one, as the format defines them (UCSC's reader would read {@code score=abc} as 0 without a word); other keys
+ *       are passed on unchecked. A block has at least one {@code s} line.</li>
  *   <li>{@code s src start size strand srcSize text}: start is 0-based, on the reverse strand when strand is
- *       {@code -}; size equals the non-dash characters of the text; start + size is at most srcSize; every text of a
- *       block has the same number of columns.</li>
+ *       {@code -}; start + size is at most srcSize (UCSC's reader refuses the line otherwise); every text of a block
+ *       has the same number of columns (ditto). The text holds bases (letters, any case: IUPAC codes and soft
+ *       masking) and gaps: {@code -}, and {@code .}, which some aligners write for a gap and which counts, like
+ *       {@code -}, as no base; size equals the text's letters. Any other byte in a text is refused.</li>
  *   <li>{@code i src leftStatus leftCount rightStatus rightCount} (statuses {@code C I N n M T}) and
  *       {@code q src quality} (one of {@code 0-9 F -} per column) follow the {@code s} line of the same src.</li>
- *   <li>{@code e src start size strand srcSize status} (status {@code C I M n T}).</li>
+ *   <li>{@code e src start size strand srcSize status} (status {@code C I M n T}): size is the length of the
+ *       unaligned stretch the block bridges, which may run past the end of the source (UCSC's reader keeps it as a
+ *       gap length, not a range, and bioruby-maf's {@code big-block.maf} has such lines), so only start is checked:
+ *       at most srcSize.</li>
+ *   <li>A last line that stops short (a field missing, or a text or quality shorter than the block's columns),
+ *       with or without its newline, is what a copy cut off in mid-write leaves: it is dropped, the block before it
+ *       is kept, and {@link #cutShortAt()} says where (bioruby-maf keeps the blocks of such a file, as of its
+ *       {@code big-block.maf}, whose last line lacks an {@code i} line's last field; UCSC's reader stops at the short
+ *       line). Such a line with anything after it, even a blank line, is refused; anything wrong in what the line
+ *       does hold is refused too.</li>
  * </ul>
- * Fields are separated by runs of spaces or tabs; trailing blanks and a CR before the LF are ignored. Anything else is
- * refused with a {@link MafFormatException} giving the line number and the byte offset of the first wrong byte.
- *
  * <p>The hot loop works on bytes: a newline is found in the chunk eight bytes at a time, the line is copied into one
  * reused array (a line cut by the chunk's end is completed there from the next chunk), its fields are parsed in place,
  * the text is checked and its dashes counted eight bytes at a time, and no {@code String} is made unless a handler
@@ -58,9 +71,12 @@ public final class MafParser {
     private static final long HIGHS = 0x8080808080808080L;
     private static final long LOWS = 0x7f7f7f7f7f7f7f7fL;
     private static final long NEWLINES = '\n' * ONES;
-    private static final long DASHES = '-' * ONES;
-    /** Added to the low seven bits of a byte, sets its high bit exactly when the byte is 0x21 ('!') or more. */
-    private static final long ABOVE_BLANK = 0x5f * ONES;
+    private static final long CASE = 0x20 * ONES;
+    /** Added to a byte below 0x80, these set its high bit exactly when it is at least 'a', '{', '-' and '/'. */
+    private static final long FROM_A = (0x80 - 'a') * ONES;
+    private static final long PAST_Z = (0x80 - 'z' - 1) * ONES;
+    private static final long FROM_DASH = (0x80 - '-') * ONES;
+    private static final long PAST_DOT = (0x80 - '.' - 1) * ONES;
     /** The longest line; a longer one is refused rather than exhausting memory. */
     private static final int MAX_LINE = 1 << 30;
 
@@ -87,6 +103,15 @@ public final class MafParser {
     private byte[] lastSrc = new byte[64];
     private int lastSrcLength = -1;
     private long lastTextLength;
+    /** The error just made is one a line cut short gives. */
+    private boolean shortError;
+    /**
+     * A line stopped short: refused if any input follows, dropped by {@link #finish()} if it was the last (the input
+     * offset of its first byte is {@link #shortAt}).
+     */
+    private MafFormatException pendingShort;
+    private long shortAt;
+    private long cutShortAt = -1;
 
     /** The field cursor within the current line, and the last token's start. */
     private int p;
@@ -131,6 +156,14 @@ public final class MafParser {
         return blocks;
     }
 
+    /**
+     * The input offset of the input's last line when it stopped short (a field missing, a text or quality shorter
+     * than its block's), which {@link #finish()} dropped as the mark of a cut-off copy; -1 when there was none.
+     */
+    public long cutShortAt() {
+        return cutShortAt;
+    }
+
     // ---------------------------------------------------------------- feeding
 
     /** Parses the next {@code chunk} of the input; it may end anywhere, even inside a line. */
@@ -139,6 +172,9 @@ public final class MafParser {
             throw new IllegalStateException("finish() was called");
         }
         long n = chunk.byteSize();
+        if (pendingShort != null && n > 0) {
+            throw pendingShort;
+        }
         long pos = 0;
         while (pos < n) {
             long nl = indexOfNewline(chunk, pos, n);
@@ -154,8 +190,11 @@ public final class MafParser {
             carrying = false;
             int l = length;
             length = 0;
-            parseLine(l);
+            parseLineOrHold(l);
             pos = nl + 1;
+            if (pendingShort != null && pos < n) {
+                throw pendingShort;
+            }
         }
         offset += n;
     }
@@ -180,14 +219,23 @@ public final class MafParser {
         if (finished) {
             return;
         }
+        boolean unterminated = carrying;
         if (carrying) {
             carrying = false;
             int l = length;
             length = 0;
-            parseLine(l);
+            parseLineOrHold(l);
         }
         finished = true;
+        if (pendingShort != null) {
+            cutShortAt = shortAt;
+            pendingShort = null;
+        }
         if (!headerSeen) {
+            if (lineNumber > 0) {
+                throw new MafFormatException(source, unterminated ? lineNumber : lineNumber + 1, offset,
+                        "no '##maf version=1' header after the track and browser lines");
+            }
             throw new MafFormatException(source, 1, 0, "empty input: no '##maf version=1' header");
         }
         if (inBlock) {
@@ -212,6 +260,23 @@ public final class MafParser {
 
     private static boolean blank(byte b) {
         return b == ' ' || b == '\t' || b == '\r';
+    }
+
+    /**
+     * {@link #parseLine}, but a line that stops short is held rather than refused: it may be the input's last, which
+     * a copy cut off in mid-write leaves.
+     */
+    private void parseLineOrHold(int to) throws MafFormatException {
+        try {
+            parseLine(to);
+        } catch (MafFormatException e) {
+            if (!shortError) {
+                throw e;
+            }
+            shortError = false;
+            pendingShort = e;
+            shortAt = lineOffset;
+        }
     }
 
     /** Parses the line in {@code buf[0, to)} (no newline). */
@@ -252,7 +317,11 @@ public final class MafParser {
 
     private void header(byte[] b, int end) throws MafFormatException {
         p = 0;
-        if (!token(b, end) || !text(b, tokenFrom, p).equals("##maf")) {
+        boolean word = token(b, end);
+        if (word && (isWord(b, "track") || isWord(b, "browser"))) {
+            return;
+        }
+        if (!word || !text(b, tokenFrom, p).equals("##maf")) {
             throw error(0, "not MAF: the first line must be '##maf version=1', not '" + text(b, 0, Math.min(end, 40))
                     + "'");
         }
@@ -280,6 +349,11 @@ public final class MafParser {
         handler.header(line);
     }
 
+    /** The token just read is {@code word}. */
+    private boolean isWord(byte[] b, String word) {
+        return p - tokenFrom == word.length() && text(b, tokenFrom, p).equals(word);
+    }
+
     private void blockStart(byte[] b, int end) throws MafFormatException {
         if (inBlock) {
             // No blank line before it: the format asks for one, but the next block is unmistakable.
@@ -293,6 +367,13 @@ public final class MafParser {
             }
             if (eq == tokenFrom || eq == p) {
                 throw error(tokenFrom, "a line: expected key=value, not '" + text(b, tokenFrom, p) + "'");
+            }
+            String key = text(b, tokenFrom, eq);
+            if (key.equals("score") && !decimal(b, eq + 1, p)) {
+                throw error(eq + 1, "a line: score '" + text(b, eq + 1, p) + "' is not a decimal number");
+            }
+            if (key.equals("pass") && !whole(b, eq + 1, p)) {
+                throw error(eq + 1, "a line: pass '" + text(b, eq + 1, p) + "' is not a whole number");
             }
         }
         inBlock = true;
@@ -322,24 +403,24 @@ public final class MafParser {
         l.srcSize = number(b, end, "s", "srcSize");
         int t = skipBlanks(b, p, end);
         if (t == end) {
-            throw error(end, "s line: no alignment text");
+            throw missing(end, "s line: no alignment text");
         }
-        long dashes = dashes(b, t, end);
-        if (dashes < 0) {
-            int bad = (int) (-1 - dashes);
+        long bases = bases(b, t, end);
+        if (bases < 0) {
+            int bad = (int) (-1 - bases);
             throw error(bad, "s line: " + describe(b[bad]) + " in the alignment text"
-                    + (blank(b[bad]) ? " (a field after the text?)" : ""));
+                    + (blank(b[bad]) ? " (a field after the text?)" : " (bases are letters, gaps '-' or '.')"));
         }
         int columnsHere = end - t;
-        long bases = columnsHere - dashes;
+        if (rows > 0 && columnsHere != columns) {
+            String problem = "s line: a text of " + columnsHere + " columns in a block whose first has " + columns;
+            throw columnsHere < columns ? missing(t, problem) : error(t, problem);
+        }
         if (bases != l.size) {
             throw error(sizeAt, "s line: size " + l.size + " does not match the " + bases + " bases of the text");
         }
         if (l.start > l.srcSize - l.size) {
             throw error(startAt, "s line: start " + l.start + " + size " + l.size + " is past srcSize " + l.srcSize);
-        }
-        if (rows > 0 && columnsHere != columns) {
-            throw error(t, "s line: a text of " + columnsHere + " columns in a block whose first has " + columns);
         }
         rows++;
         columns = columnsHere;
@@ -382,8 +463,8 @@ public final class MafParser {
         l.srcSize = number(b, end, "e", "srcSize");
         l.status = status(b, end, "e", "status", "CIMnT");
         noMore(b, end, 'e');
-        if (l.start > l.srcSize - l.size) {
-            throw error(startAt, "e line: start " + l.start + " + size " + l.size + " is past srcSize " + l.srcSize);
+        if (l.start > l.srcSize) {
+            throw error(startAt, "e line: start " + l.start + " is past srcSize " + l.srcSize);
         }
         handler.empty(l);
     }
@@ -399,7 +480,7 @@ public final class MafParser {
         sameSrc(b, 'q');
         int t = skipBlanks(b, p, end);
         if (t == end) {
-            throw error(end, "q line: no quality");
+            throw missing(end, "q line: no quality");
         }
         for (int i = t; i < end; i++) {
             byte x = b[i];
@@ -408,7 +489,8 @@ public final class MafParser {
             }
         }
         if (end - t != lastTextLength) {
-            throw error(t, "q line: " + (end - t) + " qualities for a text of " + lastTextLength + " columns");
+            String problem = "q line: " + (end - t) + " qualities for a text of " + lastTextLength + " columns";
+            throw end - t < lastTextLength ? missing(t, problem) : error(t, problem);
         }
         l.textFrom = t;
         l.textTo = end;
@@ -433,7 +515,7 @@ public final class MafParser {
 
     private void src(byte[] b, int end, char type) throws MafFormatException {
         if (!token(b, end)) {
-            throw error(end, type + " line: no src");
+            throw missing(end, type + " line: no src");
         }
     }
 
@@ -481,7 +563,7 @@ public final class MafParser {
 
     private long number(byte[] b, int end, String type, String field) throws MafFormatException {
         if (!token(b, end)) {
-            throw error(end, type + " line: no " + field);
+            throw missing(end, type + " line: no " + field);
         }
         long v = 0;
         for (int i = tokenFrom; i < p; i++) {
@@ -502,7 +584,7 @@ public final class MafParser {
 
     private char strand(byte[] b, int end, String type) throws MafFormatException {
         if (!token(b, end)) {
-            throw error(end, type + " line: no strand");
+            throw missing(end, type + " line: no strand");
         }
         byte x = b[tokenFrom];
         if (p - tokenFrom != 1 || (x != '+' && x != '-')) {
@@ -513,7 +595,7 @@ public final class MafParser {
 
     private char status(byte[] b, int end, String type, String field, String allowed) throws MafFormatException {
         if (!token(b, end)) {
-            throw error(end, type + " line: no " + field);
+            throw missing(end, type + " line: no " + field);
         }
         byte x = b[tokenFrom];
         if (p - tokenFrom != 1 || allowed.indexOf(x) < 0) {
@@ -527,6 +609,50 @@ public final class MafParser {
         if (token(b, end)) {
             throw error(tokenFrom, type + " line: unexpected field '" + text(b, tokenFrom, p) + "'");
         }
+    }
+
+    /** {@code b[from, to)} is a decimal number: a sign, digits with at most one point, an exponent. */
+    private static boolean decimal(byte[] b, int from, int to) {
+        int i = from;
+        if (i < to && (b[i] == '-' || b[i] == '+')) {
+            i++;
+        }
+        int digits = 0;
+        boolean point = false;
+        for (; i < to; i++) {
+            byte x = b[i];
+            if (x >= '0' && x <= '9') {
+                digits++;
+            } else if (x == '.' && !point) {
+                point = true;
+            } else {
+                break;
+            }
+        }
+        if (digits == 0) {
+            return false;
+        }
+        if (i < to && (b[i] == 'e' || b[i] == 'E')) {
+            i++;
+            if (i < to && (b[i] == '-' || b[i] == '+')) {
+                i++;
+            }
+            return whole(b, i, to);
+        }
+        return i == to;
+    }
+
+    /** {@code b[from, to)} is one or more digits. */
+    private static boolean whole(byte[] b, int from, int to) {
+        if (from == to) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            if (b[i] < '0' || b[i] > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ---------------------------------------------------------------- eight bytes at a time
@@ -551,28 +677,34 @@ public final class MafParser {
     }
 
     /**
-     * The number of '-' in {@code b[from, to)}, or {@code -1 - i} where byte {@code i} is a blank or a control
-     * byte (a text has none).
+     * The number of letters in {@code b[from, to)}, or {@code -1 - i} where byte {@code i} is neither a letter nor a
+     * gap ({@code -} or {@code .}).
      */
-    static long dashes(byte[] b, int from, int to) {
+    static long bases(byte[] b, int from, int to) {
         long count = 0;
         int i = from;
         for (; i + 8 <= to; i += 8) {
             long w = (long) LONGS.get(b, i);
-            long below = ~(((w & LOWS) + ABOVE_BLANK) | w) & HIGHS;
-            if (below != 0) {
-                return -1 - (i + (Long.numberOfTrailingZeros(below) >>> 3));
+            long ascii = ~w & HIGHS;
+            long low = w & LOWS;
+            // Folding in 0x20 maps upper case onto lower case and nothing else into 'a'..'z'; no sum carries out of
+            // its byte, since every byte is at most 0x7f before the addition.
+            long folded = low | CASE;
+            long letters = (folded + FROM_A) & ~(folded + PAST_Z) & ascii;
+            long gaps = (low + FROM_DASH) & ~(low + PAST_DOT) & ascii;
+            long good = (letters | gaps) & HIGHS;
+            if (good != HIGHS) {
+                return -1 - (i + (Long.numberOfTrailingZeros(~good & HIGHS) >>> 3));
             }
-            long x = w ^ DASHES;
-            count += Long.bitCount(~(((x & LOWS) + LOWS) | x | LOWS));
+            count += Long.bitCount(letters & HIGHS);
         }
         for (; i < to; i++) {
             int x = b[i] & 0xff;
-            if (x <= ' ') {
-                return -1 - i;
-            }
-            if (x == '-') {
+            int folded = x | 0x20;
+            if (folded >= 'a' && folded <= 'z') {
                 count++;
+            } else if (x != '-' && x != '.') {
+                return -1 - i;
             }
         }
         return count;
@@ -583,6 +715,15 @@ public final class MafParser {
     /** A problem at byte {@code at} of the current line. */
     private MafFormatException error(int at, String problem) {
         return new MafFormatException(source, lineNumber, lineOffset + at, problem);
+    }
+
+    /**
+     * A problem at byte {@code at} of the current line that a line cut short would give (a field or part of a text
+     * missing): held, and refused only if more input follows (see {@link #parseLineOrHold}).
+     */
+    private MafFormatException missing(int at, String problem) {
+        shortError = true;
+        return error(at, problem);
     }
 
     /** A problem at input offset {@code at}, outside any one line. */

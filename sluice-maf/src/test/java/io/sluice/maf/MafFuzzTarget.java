@@ -12,9 +12,9 @@ import java.util.SplittableRandom;
  *   <li>the parser accepts the input or throws a {@link MafFormatException} naming the source, with a line from 1
  *       to one past the input's newlines and an offset within the input; no other exception;</li>
  *   <li>however the input is cut, the reports and the error message are the same;</li>
- *   <li>each {@code s} line's numbers agree with its text, recounted plainly here: size is the text's non-dash
- *       characters, start + size is at most srcSize, the text has no blank or control byte; a {@code q} line has one
- *       quality per column of the {@code s} line before it;</li>
+ *   <li>each {@code s} line's numbers agree with its text, recounted plainly here: size is the text's letters,
+ *       start + size is at most srcSize, the text has nothing but letters, {@code -} and {@code .}; a {@code q} line
+ *       has one quality per column of the {@code s} line before it; an {@code a} line's score is a number;</li>
  *   <li>the {@link MafIndex} of an input that parses has one block per {@code a} line, each starting at an
  *       {@code a} and ending within the input, and {@link MafIndex#find} finds each block over its own span.</li>
  * </ul>
@@ -134,6 +134,14 @@ final class MafFuzzTarget {
 
         @Override
         public void blockStart(MafLine a) {
+            String score = a.value("score");
+            if (score != null) {
+                try {
+                    Double.parseDouble(score);
+                } catch (NumberFormatException e) {
+                    throw new AssertionError("a line " + a.lineNumber() + " accepted with score " + score);
+                }
+            }
             events.add("a " + a.pairs() + " @" + a.offset() + " line " + a.lineNumber());
             blockStarts.add(a.offset());
             index.blockStart(a);
@@ -142,9 +150,10 @@ final class MafFuzzTarget {
         @Override
         public void sequence(MafLine s) {
             String text = s.text();
-            long bases = text.chars().filter(c -> c != '-').count();
+            long bases = text.chars().filter(c -> c < 0x80 && Character.isLetter(c)).count();
             if (bases != s.size() || s.start() > s.srcSize() - s.size() || s.start() < 0
-                    || text.chars().anyMatch(c -> c <= ' ') || text.length() != s.textLength()) {
+                    || bases + text.chars().filter(c -> c == '-' || c == '.').count() != text.length()
+                    || text.length() != s.textLength()) {
                 throw new AssertionError("s line " + s.lineNumber() + " accepted but wrong: " + s);
             }
             lastColumns = text.length();

@@ -194,11 +194,48 @@ class MafParserTest {
         assertEquals(1, parse(commentsAnywhere).count("s "));
     }
 
+    @Test
+    void whatRealFilesHoldAndTheFormatsUsersAccept() throws IOException {
+        String tracks = "track name=maf type=maf\nbrowser position chr1:1-10\n##maf version=1\na\ns x.a 0 1 + 2 A\n";
+        Recorder r = parse(tracks);
+        assertEquals(List.of("header version=1 @51 line 3", "a  score=null @67 line 4", "s x.a 0 1 + 2 A fwd 0 @69",
+                "end @85"), r.events);
+        assertEquals(1, parse("##maf version=1\na score=-1.5e3 pass=2\ns x.a 0 2 + 9 A.-.c\n").count("s x.a 0 2 "),
+                "'.' is a gap, as '-' is");
+        assertEquals(1, parse("##maf version=1\na\ns x.a 0 1 + 9 A\ne y.b 4973 2 - 4973 I\n").count("e y.b 4973 2"),
+                "an e line's size may run past srcSize");
+
+        for (String cut : new String[] {"i x.a C 0 C", "i x.a C 0 C \n", "s y.b 0 1 + 9 ", "s y.b 0 2 + 9 A-\n",
+                "q x.a 99", "e y.b 0\r\n", "s"}) {
+            String input = "##maf version=1\na\ns x.a 0 2 + 9 A-C\n" + cut;
+            for (int chunk : new int[] {Integer.MAX_VALUE, 3}) {
+                Recorder rec = new Recorder();
+                MafParser p = new MafParser(rec, "cut.maf");
+                byte[] bytes = input.getBytes(StandardCharsets.ISO_8859_1);
+                for (int at = 0; at < bytes.length; at += chunk) {
+                    p.feed(bytes, at, Math.min(chunk, bytes.length - at));
+                }
+                p.finish();
+                assertEquals(36, p.cutShortAt(), cut);
+                assertEquals(List.of("header version=1 @0 line 1", "a  score=null @16 line 2",
+                        "s x.a 0 2 + 9 A-C fwd 0 @18", "end @" + bytes.length), rec.events, cut);
+            }
+        }
+        MafParser whole = new MafParser(new Recorder(), "whole.maf");
+        byte[] complete = "##maf version=1\na\ns x.a 0 2 + 9 A-C".getBytes(StandardCharsets.ISO_8859_1);
+        whole.feed(complete, 0, complete.length);
+        whole.finish();
+        assertEquals(-1, whole.cutShortAt());
+    }
+
     /** Input, then the line, offset and words the error must give. */
     static final Object[][] MALFORMED = {
         {"", 1, 0, "empty input"},
         {"\n", 1, 0, "not MAF"},
-        {"track name=x\n", 1, 0, "not MAF"},
+        {"track name=x\n", 2, 13, "no '##maf version=1' header after the track and browser lines"},
+        {"track name=x\ntracks\n##maf version=1\n", 2, 13, "not MAF"},
+        {"browser position chr1:1-9", 1, 25, "no '##maf version=1' header after the track and browser lines"},
+        {"##maf version=1\ntrack name=x\n", 2, 16, "unknown line type 'track name=x'"},
         {"##maf\n", 1, 0, "no version="},
         {"##maf version=2\n", 1, 0, "version 2 is not supported"},
         {"##maf version=1 garbage\n", 1, 16, "expected key=value, not 'garbage'"},
@@ -206,8 +243,8 @@ class MafParserTest {
         {"##maf version=1\na\nx y\n", 3, 18, "unknown line type 'x'"},
         {"##maf version=1\na\nsx 0 1 + 1 A\n", 3, 18, "unknown line type 'sx 0 1 + 1 A'"},
         {"##maf version=1\na bad\n", 2, 18, "a line: expected key=value, not 'bad'"},
-        {"##maf version=1\na\ns x 0 1 + 1\n", 3, 29, "s line: no alignment text"},
-        {"##maf version=1\na\ns x 0 1\n", 3, 25, "s line: no strand"},
+        {"##maf version=1\na\ns x 0 1 + 1\n\n", 3, 29, "s line: no alignment text"},
+        {"##maf version=1\na\ns x 0 1\n\n", 3, 25, "s line: no strand"},
         {"##maf version=1\na\ns x 1O 1 + 20 A\n", 3, 22, "s line: start '1O' is not a number"},
         {"##maf version=1\na\ns x 99999999999999999999 1 + 20 A\n", 3, 22, "is too large"},
         {"##maf version=1\na\ns x 0 1 * 20 A\n", 3, 26, "strand '*' is not + or -"},
@@ -221,8 +258,20 @@ class MafParserTest {
         {"##maf version=1\na\ns x 0 1 + 2 A\ni x C 0 Z 0\n", 4, 40, "rightStatus 'Z' is not one of CINnMT"},
         {"##maf version=1\na\ns x 0 1 + 2 A\ni x C 0 C 0 9\n", 4, 44, "i line: unexpected field '9'"},
         {"##maf version=1\na\ns x 0 1 + 2 A\ne y 0 1 + 2 N\n", 4, 44, "status 'N' is not one of CIMnT"},
-        {"##maf version=1\na\ns x 0 1 + 2 A\ne y 3 1 + 2 C\n", 4, 36, "e line: start 3 + size 1 is past srcSize 2"},
-        {"##maf version=1\na\ns x 0 2 + 2 AC\nq x 9\n", 4, 37, "1 qualities for a text of 2 columns"},
+        {"##maf version=1\na\ns x 0 1 + 2 A\ne y 3 1 + 2 C\n", 4, 36, "e line: start 3 is past srcSize 2"},
+        {"##maf version=1\na score=abc\n", 2, 24, "a line: score 'abc' is not a decimal number"},
+        {"##maf version=1\na score=1.5.0\n", 2, 24, "score '1.5.0' is not a decimal number"},
+        {"##maf version=1\na score=\n", 2, 24, "score '' is not a decimal number"},
+        {"##maf version=1\na score=-1e\n", 2, 24, "score '-1e' is not a decimal number"},
+        {"##maf version=1\na pass=two\n", 2, 23, "a line: pass 'two' is not a whole number"},
+        {"##maf version=1\na\ns x 0 2 + 20 A*C\n", 3, 32, "'*' in the alignment text (bases are letters, gaps '-' or '.')"},
+        {"##maf version=1\na\ns x 0 3 + 20 A.C\n", 3, 24, "size 3 does not match the 2 bases of the text"},
+                {"##maf version=1\na\ns x 0 1 + 2 A\ni x C 0 C\n\n", 4, 41, "i line: no rightCount"},
+        {"##maf version=1\na\ns x 0 1 + 2 A\ni x C 0 C\n# more", 4, 41, "i line: no rightCount"},
+        {"##maf version=1\na\ns x 0 2 + 2 AC\ns y 0 1 + 2 A\ns z 0 2 + 2 AC\n", 4, 45, "a text of 1 columns"},
+        {"##maf version=1\na\ns x 0 1 + 2 A\ni x C 0 C 1x", 4, 42, "rightCount '1x' is not a number"},
+        {"##maf version=1\na\ns x 0 1 + 2", 2, 16, "a block without any s line"},
+        {"##maf version=1\na\ns x 0 2 + 2 AC\nq x 9\n\n", 4, 37, "1 qualities for a text of 2 columns"},
         {"##maf version=1\na\ns x 0 2 + 2 AC\nq x 9x\n", 4, 38, "'x' in the quality"},
         {"##maf version=1\na score=1\n\n", 2, 16, "a block without any s line"},
         {"##maf version=1\na\ne x 0 1 + 2 C\n", 2, 16, "a block without any s line"},
@@ -248,8 +297,8 @@ class MafParserTest {
     @Test
     void theEightByteScansAgreeWithABytewiseOne() {
         SplittableRandom rnd = new SplittableRandom(5);
-        byte[] alphabet = "ACGTacgtN--\n \t\u0001\u00e9".getBytes(StandardCharsets.ISO_8859_1);
-        for (int round = 0; round < 2000; round++) {
+        byte[] alphabet = "ACGTacgtNn.--\n \t\u0001\u00e9\u00c1*@[`{/,09Zz".getBytes(StandardCharsets.ISO_8859_1);
+        for (int round = 0; round < 4000; round++) {
             byte[] b = new byte[rnd.nextInt(1, 80)];
             for (int i = 0; i < b.length; i++) {
                 b[i] = rnd.nextInt(4) == 0 ? alphabet[rnd.nextInt(alphabet.length)] : (byte) "ACGT-".charAt(rnd.nextInt(5));
@@ -257,21 +306,23 @@ class MafParserTest {
             MemorySegment s = MemorySegment.ofArray(b);
             int from = rnd.nextInt(b.length);
             long newline = -1;
-            long dashes = 0;
+            long letters = 0;
             long bad = -1;
             for (int i = from; i < b.length; i++) {
                 if (newline < 0 && b[i] == '\n') {
                     newline = i;
                 }
-                if (bad < 0 && (b[i] & 0xff) <= ' ') {
+                boolean letter = Character.isLetter(b[i]) && b[i] > 0;
+                if (bad < 0 && !letter && b[i] != '-' && b[i] != '.') {
                     bad = i;
                 }
-                if (bad < 0 && b[i] == '-') {
-                    dashes++;
+                if (bad < 0 && letter) {
+                    letters++;
                 }
             }
             assertEquals(newline, MafParser.indexOfNewline(s, from, b.length));
-            assertEquals(bad >= 0 ? -1 - bad : dashes, MafParser.dashes(b, from, b.length));
+            assertEquals(bad >= 0 ? -1 - bad : letters, MafParser.bases(b, from, b.length), () -> new String(b,
+                    from, b.length - from, StandardCharsets.ISO_8859_1));
         }
     }
 
