@@ -243,20 +243,6 @@ module Sluice
       value ? value.bytesize : -1
     end
 
-    # Removes the first record and returns [key, value], or nil (error NOREC) when empty.
-    def shift
-      loop do
-        cur = cursor or return nil
-        key = cur.jump && cur.key
-        cur.disable
-        return nil unless key
-
-        value = seize(key)
-        # Another thread may have taken the record in between: try the new first one.
-        return [key, value] if value
-      end
-    end
-
     # A Hash of every record.
     def to_hash
       h = {}

@@ -309,6 +309,20 @@ public final class KvStore implements AutoCloseable {
     }
 
     /**
+     * Removes the first record and returns it as {key, value}, or null when the store is empty; the lookup and the
+     * removal are one step for other writers.
+     */
+    public byte[][] pollFirst() {
+        lockWrite();
+        try {
+            byte[] k = map.ceilingKey(new byte[0]);
+            return k == null ? null : new byte[][] {k, map.remove(k)};
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /**
      * Sets every key of {@code entries} (pairs {key, value}) in order. With {@code atomic}, as one transaction: a
      * crash keeps all or none (a transaction already open by this thread absorbs it).
      *

@@ -273,6 +273,24 @@ public final class RubyDB extends RubyObject {
     }
 
     /**
+     * {@code shift}: removes the first record and returns {@code [key, value]}; nil with error NOREC when there is
+     * none, or NOPERM on a reader (whose every write Kyoto Cabinet refuses).
+     */
+    @JRubyMethod(name = "shift")
+    public IRubyObject shift(ThreadContext context) {
+        KvStore s = writable(context);
+        if (s == null) {
+            return context.nil;
+        }
+        byte[][] first = s.pollFirst();
+        if (first == null) {
+            fail(context, NOREC, "no record");
+            return context.nil;
+        }
+        return Create.newArray(context, string(context.runtime, first[0]), string(context.runtime, first[1]));
+    }
+
+    /**
      * {@code increment(key, num = 0, orig = 0)}: adds {@code num} to the integer stored as 8 big-endian bytes (as
      * Kyoto Cabinet stores it) and returns the sum; a missing record starts at {@code orig}. A value that is not 8
      * bytes long is nil with error LOGIC, as in Kyoto Cabinet.
