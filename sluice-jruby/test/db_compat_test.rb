@@ -33,4 +33,25 @@ class SluiceDBCompatTest < Minitest::Test
     assert_equal 2, db.count, "nothing removed"
     assert db.close
   end
+
+  # Kyoto Cabinet: an empty or foreign file is INVALID ("missing magic data"), raised as XINVALID; the file stays free
+  # for the next open. The error used to be SYSTEM with a Java class name for its message.
+  def test_an_empty_or_foreign_file_opened_read_only_is_invalid_and_stays_unlocked
+    File.write(path("empty.kct"), "")
+    File.write(path("foreign.kct"), "not a store " * 1000)
+    %w[empty.kct foreign.kct].each do |name|
+      file = path(name)
+      db = DB.new
+      refute db.open(file, DB::OREADER)
+      assert_equal DB::Error::INVALID, db.error.code, db.error.to_s
+      assert_includes db.error.message, file
+      refute_match(/java\.|Exception/, db.error.message)
+      error = assert_raises(DB::Error::XINVALID) { DB.new(DB::GEXCEPTIONAL).open(file, DB::OREADER) }
+      assert_includes error.message, file
+    end
+    writer = DB.new
+    assert writer.open(path("empty.kct"), DB::OWRITER), -> { "the file stayed locked: #{writer.error}" }
+    writer["k"] = "v"
+    assert writer.close
+  end
 end

@@ -135,13 +135,19 @@ public final class KvStore implements AutoCloseable {
      * @param create whether a missing file is created (only when writable)
      * @param truncate whether every record is removed on opening (only when writable)
      * @throws NoSuchFileException if the file does not exist and {@code create} is false
-     * @throws IOException if the file is locked by another process or store, is not a store (an empty or damaged
-     *     file too), or cannot be read; the message names the file
+     * @throws DamagedStoreException if the file is not a store (an empty file opened read-only, another format, a
+     *     damaged header or newest chunk)
+     * @throws IOException if the file is locked by another process or store, or cannot be read; the message names
+     *     the file
      */
     public static KvStore open(Path path, boolean writable, boolean create, boolean truncate) throws IOException {
         Path p = path.toAbsolutePath();
         if (!Files.exists(p) && !(writable && create)) {
             throw new NoSuchFileException(p.toString(), null, "open: no such store file");
+        }
+        if (!writable && Files.isRegularFile(p) && Files.size(p) == 0) {
+            // A writer makes a store of an empty file; a reader cannot, and MVStore would try to write a header.
+            throw new DamagedStoreException("open(" + p + "): the file is empty, not a store file");
         }
         // The file store is opened here and handed to MVStore rather than named to it: MVStore closes a file it
         // opened itself only when its own exception stops the opening, and any other (an empty file opened read-only
@@ -187,18 +193,31 @@ public final class KvStore implements AutoCloseable {
                     throw new IOException("open(" + p + "): " + cause(io), e);
                 }
             }
+            if (isDamage(e)) {
+                throw new DamagedStoreException("open(" + p + "): not a readable store file: "
+                        + withoutVersion(e.getMessage()), e);
+            }
             throw new IOException("open(" + p + "): " + withoutVersion(e.getMessage()), e);
         } catch (IllegalArgumentException e) {
             // MVStore's answer to a missing directory, among others.
             throw new IOException("open(" + p + "): " + e.getMessage(), e);
         } catch (RuntimeException e) {
             // MVStore does not guard every step against a damaged or foreign file.
-            throw new IOException("open(" + p + "): not a readable store file (" + e + ")", e);
+            throw new DamagedStoreException("open(" + p + "): not a readable store file (" + e + ")", e);
         } finally {
             if (!success) {
                 closeQuietly(file);
             }
         }
+    }
+
+    /** Whether MVStore's exception says the file's bytes are wrong (rather than that a system call failed). */
+    static boolean isDamage(MVStoreException e) {
+        return switch (e.getErrorCode()) {
+            case DataUtils.ERROR_FILE_CORRUPT, DataUtils.ERROR_UNSUPPORTED_FORMAT, DataUtils.ERROR_CHUNK_NOT_FOUND,
+                    DataUtils.ERROR_BLOCK_NOT_FOUND, DataUtils.ERROR_SERIALIZATION -> true;
+            default -> false;
+        };
     }
 
     private static void closeQuietly(FileStore<?> file) {

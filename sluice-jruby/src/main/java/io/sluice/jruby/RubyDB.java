@@ -4,6 +4,7 @@ import static org.jruby.api.Convert.asBoolean;
 import static org.jruby.api.Convert.asFixnum;
 import static org.jruby.api.Convert.toLong;
 
+import io.sluice.db.DamagedStoreException;
 import io.sluice.db.KvCursor;
 import io.sluice.db.KvStore;
 import java.io.IOException;
@@ -99,6 +100,9 @@ public final class RubyDB extends RubyObject {
             }
         } catch (NoSuchFileException e) {
             return fail(context, NOREPOS, "open failed: no such file: " + e.getFile());
+        } catch (DamagedStoreException e) {
+            // Kyoto Cabinet's word for a file without its magic data, or with another's.
+            return fail(context, INVALID, e.getMessage());
         } catch (IOException e) {
             return openFailed(context, e);
         }
