@@ -54,4 +54,38 @@ class SluiceDBCompatTest < Minitest::Test
     writer["k"] = "v"
     assert writer.close
   end
+
+  # A file whose pages were overwritten after they were written: what MVStore threw came through raw with db.error
+  # SUCCESS. Kyoto Cabinet reports damage as BROKEN, raised as XBROKEN in exceptional mode.
+  def test_a_damaged_page_is_broken_not_a_java_exception
+    file = path("damaged.kct")
+    db = DB.new
+    assert db.open(file, DB::OWRITER | DB::OCREATE)
+    4.times do |c|
+      500.times { |i| db[format("k%d_%05d", c, i)] = "v" * 40 }
+      assert db.synchronize(false)
+    end
+    assert db.close
+    bytes = File.binread(file)
+    broken = 0
+    [0.2, 0.3, 0.4].each do |at|
+      damaged = bytes.dup
+      damaged[(bytes.bytesize * at).to_i, 64] = "\xAB".b * 64
+      File.binwrite(file, damaged)
+      [0, DB::GEXCEPTIONAL].each do |opts|
+        d = DB.new(opts)
+        assert d.open(file, DB::OREADER), -> { d.error.to_s }
+        begin
+          d.each { |_k, _v| nil }
+          broken += 1 if d.error.code == DB::Error::BROKEN
+        rescue DB::Error::XBROKEN => e
+          assert_equal DB::GEXCEPTIONAL, opts, "raised without GEXCEPTIONAL: #{e.message}"
+          assert_includes e.message, file
+          broken += 1
+        end
+        assert d.close
+      end
+    end
+    assert_operator broken, :>=, 2, "damage at 20-40% of the file is met by a full walk"
+  end
 end

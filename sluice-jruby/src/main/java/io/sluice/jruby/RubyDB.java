@@ -190,27 +190,35 @@ public final class RubyDB extends RubyObject {
     /** {@code get(key)}, {@code [](key)}: the value, or nil (error NOREC) when there is none. */
     @JRubyMethod(name = {"get", "[]", "fetch"})
     public IRubyObject get(ThreadContext context, IRubyObject key) {
-        KvStore s = open(context);
-        if (s == null) {
-            return context.nil;
+        try {
+            KvStore s = open(context);
+            if (s == null) {
+                return context.nil;
+            }
+            byte[] v = s.get(bytes(key));
+            if (v == null) {
+                fail(context, NOREC, "no record");
+                return context.nil;
+            }
+            return string(context.runtime, v);
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "get", context.nil);
         }
-        byte[] v = s.get(bytes(key));
-        if (v == null) {
-            fail(context, NOREC, "no record");
-            return context.nil;
-        }
-        return string(context.runtime, v);
     }
 
     /** {@code set(key, value)}: stores the value, replacing any; true. */
     @JRubyMethod(name = {"set", "store"})
     public IRubyObject set(ThreadContext context, IRubyObject key, IRubyObject value) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.fals;
+        try {
+            KvStore s = writable(context);
+            if (s == null) {
+                return context.fals;
+            }
+            s.put(bytes(key), bytes(value));
+            return context.tru;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "set", context.fals);
         }
-        s.put(bytes(key), bytes(value));
-        return context.tru;
     }
 
     /** {@code db[key] = value}: {@code set}; Ruby makes the expression's value {@code value}. */
@@ -223,57 +231,77 @@ public final class RubyDB extends RubyObject {
     /** {@code add(key, value)}: stores only if the key has no value; false (error DUPREC) if it has. */
     @JRubyMethod(name = "add")
     public IRubyObject add(ThreadContext context, IRubyObject key, IRubyObject value) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.fals;
+        try {
+            KvStore s = writable(context);
+            if (s == null) {
+                return context.fals;
+            }
+            return s.putIfAbsent(bytes(key), bytes(value)) ? context.tru : fail(context, DUPREC, "record duplication");
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "add", context.fals);
         }
-        return s.putIfAbsent(bytes(key), bytes(value)) ? context.tru : fail(context, DUPREC, "record duplication");
     }
 
     /** {@code replace(key, value)}: stores only if the key has a value; false (error NOREC) if not. */
     @JRubyMethod(name = "replace")
     public IRubyObject replace(ThreadContext context, IRubyObject key, IRubyObject value) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.fals;
+        try {
+            KvStore s = writable(context);
+            if (s == null) {
+                return context.fals;
+            }
+            return s.replace(bytes(key), bytes(value)) ? context.tru : fail(context, NOREC, "no record");
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "replace", context.fals);
         }
-        return s.replace(bytes(key), bytes(value)) ? context.tru : fail(context, NOREC, "no record");
     }
 
     /** {@code append(key, value)}: appends to the value (stores it if there is none); true. */
     @JRubyMethod(name = "append")
     public IRubyObject append(ThreadContext context, IRubyObject key, IRubyObject value) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.fals;
+        try {
+            KvStore s = writable(context);
+            if (s == null) {
+                return context.fals;
+            }
+            s.append(bytes(key), bytes(value));
+            return context.tru;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "append", context.fals);
         }
-        s.append(bytes(key), bytes(value));
-        return context.tru;
     }
 
     /** {@code remove(key)}: true, or false (error NOREC) when there was no value. */
     @JRubyMethod(name = {"remove", "delete"})
     public IRubyObject remove(ThreadContext context, IRubyObject key) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.fals;
+        try {
+            KvStore s = writable(context);
+            if (s == null) {
+                return context.fals;
+            }
+            return s.remove(bytes(key)) != null ? context.tru : fail(context, NOREC, "no record");
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "remove", context.fals);
         }
-        return s.remove(bytes(key)) != null ? context.tru : fail(context, NOREC, "no record");
     }
 
     /** {@code seize(key)}: removes the record and returns its value, in one step; nil (error NOREC) if none. */
     @JRubyMethod(name = "seize")
     public IRubyObject seize(ThreadContext context, IRubyObject key) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.nil;
+        try {
+            KvStore s = writable(context);
+            if (s == null) {
+                return context.nil;
+            }
+            byte[] old = s.remove(bytes(key));
+            if (old == null) {
+                fail(context, NOREC, "no record");
+                return context.nil;
+            }
+            return string(context.runtime, old);
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "seize", context.nil);
         }
-        byte[] old = s.remove(bytes(key));
-        if (old == null) {
-            fail(context, NOREC, "no record");
-            return context.nil;
-        }
-        return string(context.runtime, old);
     }
 
     /**
@@ -282,16 +310,20 @@ public final class RubyDB extends RubyObject {
      */
     @JRubyMethod(name = "shift")
     public IRubyObject shift(ThreadContext context) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.nil;
+        try {
+            KvStore s = writable(context);
+            if (s == null) {
+                return context.nil;
+            }
+            byte[][] first = s.pollFirst();
+            if (first == null) {
+                fail(context, NOREC, "no record");
+                return context.nil;
+            }
+            return Create.newArray(context, string(context.runtime, first[0]), string(context.runtime, first[1]));
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "shift", context.nil);
         }
-        byte[][] first = s.pollFirst();
-        if (first == null) {
-            fail(context, NOREC, "no record");
-            return context.nil;
-        }
-        return Create.newArray(context, string(context.runtime, first[0]), string(context.runtime, first[1]));
     }
 
     /**
@@ -301,42 +333,46 @@ public final class RubyDB extends RubyObject {
      */
     @JRubyMethod(name = "increment", optional = 3)
     public IRubyObject increment(ThreadContext context, IRubyObject[] args) {
-        if (args.length < 1) {
-            throw context.runtime.newArgumentError(args.length, 1, 3);
-        }
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.nil;
-        }
-        long num = args.length > 1 && !args[1].isNil() ? toLong(context, args[1]) : 0;
-        long orig = args.length > 2 && !args[2].isNil() ? toLong(context, args[2]) : 0;
-        byte[] k = bytes(args[0]);
-        // A transaction of our own (or the caller's) makes the read and the write one step for other threads.
-        boolean own = !s.inTransaction();
-        if (own) {
-            try {
-                s.beginTransaction();
-            } catch (IOException e) {
-                fail(context, SYSTEM, e.getMessage());
-                return context.nil;
-            }
-        }
-        boolean ok = false;
         try {
-            byte[] old = s.get(k);
-            if (old != null && old.length != 8) {
-                ok = true;
-                fail(context, LOGIC, "logical inconsistency: the value is not an 8-byte integer");
+            if (args.length < 1) {
+                throw context.runtime.newArgumentError(args.length, 1, 3);
+            }
+            KvStore s = writable(context);
+            if (s == null) {
                 return context.nil;
             }
-            long sum = (old == null ? orig : ByteBuffer.wrap(old).getLong()) + num;
-            s.put(k, ByteBuffer.allocate(8).putLong(sum).array());
-            ok = true;
-            return asFixnum(context, sum);
-        } finally {
+            long num = args.length > 1 && !args[1].isNil() ? toLong(context, args[1]) : 0;
+            long orig = args.length > 2 && !args[2].isNil() ? toLong(context, args[2]) : 0;
+            byte[] k = bytes(args[0]);
+            // A transaction of our own (or the caller's) makes the read and the write one step for other threads.
+            boolean own = !s.inTransaction();
             if (own) {
-                endOwn(context, s, ok);
+                try {
+                    s.beginTransaction();
+                } catch (IOException e) {
+                    fail(context, SYSTEM, e.getMessage());
+                    return context.nil;
+                }
             }
+            boolean ok = false;
+            try {
+                byte[] old = s.get(k);
+                if (old != null && old.length != 8) {
+                    ok = true;
+                    fail(context, LOGIC, "logical inconsistency: the value is not an 8-byte integer");
+                    return context.nil;
+                }
+                long sum = (old == null ? orig : ByteBuffer.wrap(old).getLong()) + num;
+                s.put(k, ByteBuffer.allocate(8).putLong(sum).array());
+                ok = true;
+                return asFixnum(context, sum);
+            } finally {
+                if (own) {
+                    endOwn(context, s, ok);
+                }
+            }
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "increment", context.nil);
         }
     }
 
@@ -360,112 +396,140 @@ public final class RubyDB extends RubyObject {
     /** {@code set_bulk(hash, atomic = true)}: stores every pair; the number stored, or -1. */
     @JRubyMethod(name = "set_bulk", required = 1, optional = 1)
     public IRubyObject setBulk(ThreadContext context, IRubyObject[] args) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return asFixnum(context, -1);
-        }
-        RubyHash hash = args[0].convertToHash();
-        boolean atomic = args.length < 2 || args[1].isTrue();
-        List<byte[][]> entries = new ArrayList<>(hash.size());
-        hash.visitAll(context, new RubyHash.VisitorWithState<List<byte[][]>>() {
-            @Override
-            public void visit(ThreadContext c, RubyHash h, IRubyObject k, IRubyObject v, int index,
-                    List<byte[][]> list) {
-                list.add(new byte[][] {bytes(k), bytes(v)});
-            }
-        }, entries);
         try {
-            s.putAll(entries, atomic);
-        } catch (IOException e) {
-            fail(context, SYSTEM, e.getMessage());
-            return asFixnum(context, -1);
+            KvStore s = writable(context);
+            if (s == null) {
+                return asFixnum(context, -1);
+            }
+            RubyHash hash = args[0].convertToHash();
+            boolean atomic = args.length < 2 || args[1].isTrue();
+            List<byte[][]> entries = new ArrayList<>(hash.size());
+            hash.visitAll(context, new RubyHash.VisitorWithState<List<byte[][]>>() {
+                @Override
+                public void visit(ThreadContext c, RubyHash h, IRubyObject k, IRubyObject v, int index,
+                        List<byte[][]> list) {
+                    list.add(new byte[][] {bytes(k), bytes(v)});
+                }
+            }, entries);
+            try {
+                s.putAll(entries, atomic);
+            } catch (IOException e) {
+                fail(context, SYSTEM, e.getMessage());
+                return asFixnum(context, -1);
+            }
+            return asFixnum(context, entries.size());
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "set_bulk", asFixnum(context, -1));
         }
-        return asFixnum(context, entries.size());
     }
 
     /** {@code get_bulk(keys, atomic = true)}: a Hash of the keys that have values to their values. */
     @JRubyMethod(name = "get_bulk", required = 1, optional = 1)
     public IRubyObject getBulk(ThreadContext context, IRubyObject[] args) {
-        KvStore s = open(context);
-        if (s == null) {
-            return context.nil;
-        }
-        RubyArray<?> keys = args[0].convertToArray();
-        RubyHash out = RubyHash.newHash(context.runtime);
-        for (int i = 0; i < keys.size(); i++) {
-            IRubyObject k = keys.eltInternal(i);
-            byte[] v = s.get(bytes(k));
-            if (v != null) {
-                out.fastASet(k instanceof RubyString ? k : k.asString(), string(context.runtime, v));
+        try {
+            KvStore s = open(context);
+            if (s == null) {
+                return context.nil;
             }
+            RubyArray<?> keys = args[0].convertToArray();
+            RubyHash out = RubyHash.newHash(context.runtime);
+            for (int i = 0; i < keys.size(); i++) {
+                IRubyObject k = keys.eltInternal(i);
+                byte[] v = s.get(bytes(k));
+                if (v != null) {
+                    out.fastASet(k instanceof RubyString ? k : k.asString(), string(context.runtime, v));
+                }
+            }
+            return out;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "get_bulk", context.nil);
         }
-        return out;
     }
 
     /** {@code remove_bulk(keys, atomic = true)}: removes the keys; the number that had values, or -1. */
     @JRubyMethod(name = "remove_bulk", required = 1, optional = 1)
     public IRubyObject removeBulk(ThreadContext context, IRubyObject[] args) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return asFixnum(context, -1);
-        }
-        RubyArray<?> keys = args[0].convertToArray();
-        List<byte[]> list = new ArrayList<>(keys.size());
-        for (int i = 0; i < keys.size(); i++) {
-            list.add(bytes(keys.eltInternal(i)));
-        }
         try {
-            return asFixnum(context, s.removeAll(list, args.length < 2 || args[1].isTrue()));
-        } catch (IOException e) {
-            fail(context, SYSTEM, e.getMessage());
-            return asFixnum(context, -1);
+            KvStore s = writable(context);
+            if (s == null) {
+                return asFixnum(context, -1);
+            }
+            RubyArray<?> keys = args[0].convertToArray();
+            List<byte[]> list = new ArrayList<>(keys.size());
+            for (int i = 0; i < keys.size(); i++) {
+                list.add(bytes(keys.eltInternal(i)));
+            }
+            try {
+                return asFixnum(context, s.removeAll(list, args.length < 2 || args[1].isTrue()));
+            } catch (IOException e) {
+                fail(context, SYSTEM, e.getMessage());
+                return asFixnum(context, -1);
+            }
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "remove_bulk", asFixnum(context, -1));
         }
     }
 
     /** {@code match_prefix(prefix, max = -1)}: the keys that start with {@code prefix}, in order, at most max. */
     @JRubyMethod(name = "match_prefix", required = 1, optional = 1)
     public IRubyObject matchPrefix(ThreadContext context, IRubyObject[] args) {
-        KvStore s = open(context);
-        if (s == null) {
-            return context.nil;
-        }
-        byte[] prefix = bytes(args[0]);
-        long max = args.length > 1 && !args[1].isNil() ? toLong(context, args[1]) : -1;
-        RubyArray<?> out = Create.newArray(context);
-        KvCursor c = s.cursor();
-        for (boolean more = c.jump(prefix); more && (max < 0 || out.size() < max); more = c.step()) {
-            byte[] k = c.key();
-            if (k.length < prefix.length || !Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length)) {
-                break;
+        try {
+            KvStore s = open(context);
+            if (s == null) {
+                return context.nil;
             }
-            out.append(context, string(context.runtime, k));
+            byte[] prefix = bytes(args[0]);
+            long max = args.length > 1 && !args[1].isNil() ? toLong(context, args[1]) : -1;
+            RubyArray<?> out = Create.newArray(context);
+            KvCursor c = s.cursor();
+            for (boolean more = c.jump(prefix); more && (max < 0 || out.size() < max); more = c.step()) {
+                byte[] k = c.key();
+                if (k.length < prefix.length || !Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length)) {
+                    break;
+                }
+                out.append(context, string(context.runtime, k));
+            }
+            return out;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "match_prefix", context.nil);
         }
-        return out;
     }
 
     /** {@code count}: the number of records, or -1. */
     @JRubyMethod(name = {"count", "length"})
     public IRubyObject count(ThreadContext context) {
-        KvStore s = open(context);
-        return asFixnum(context, s == null ? -1 : s.count());
+        try {
+            KvStore s = open(context);
+            return asFixnum(context, s == null ? -1 : s.count());
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "count", asFixnum(context, -1));
+        }
     }
 
     /** {@code size}: the size of the file in bytes (an estimate for a store in memory), or -1. */
     @JRubyMethod(name = "size")
     public IRubyObject size(ThreadContext context) {
-        KvStore s = open(context);
-        return asFixnum(context, s == null ? -1 : s.size());
+        try {
+            KvStore s = open(context);
+            return asFixnum(context, s == null ? -1 : s.size());
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "size", asFixnum(context, -1));
+        }
     }
 
     /** {@code clear}: removes every record; true. */
     @JRubyMethod(name = "clear")
     public IRubyObject clear(ThreadContext context) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.fals;
+        try {
+            KvStore s = writable(context);
+            if (s == null) {
+                return context.fals;
+            }
+            s.clear();
+            return context.tru;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "clear", context.fals);
         }
-        s.clear();
-        return context.tru;
     }
 
     /**
@@ -474,61 +538,73 @@ public final class RubyDB extends RubyObject {
      */
     @JRubyMethod(name = "begin_transaction", optional = 1)
     public IRubyObject beginTransaction(ThreadContext context, IRubyObject[] args) {
-        KvStore s = writable(context);
-        if (s == null) {
-            return context.fals;
-        }
-        if (s.inTransaction()) {
-            return fail(context, LOGIC, "logical inconsistency: a transaction is open already");
-        }
         try {
-            s.beginTransaction();
-        } catch (IOException e) {
-            return fail(context, SYSTEM, e.getMessage());
+            KvStore s = writable(context);
+            if (s == null) {
+                return context.fals;
+            }
+            if (s.inTransaction()) {
+                return fail(context, LOGIC, "logical inconsistency: a transaction is open already");
+            }
+            try {
+                s.beginTransaction();
+            } catch (IOException e) {
+                return fail(context, SYSTEM, e.getMessage());
+            }
+            hardTransaction = args.length > 0 && args[0].isTrue();
+            return context.tru;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "begin_transaction", context.fals);
         }
-        hardTransaction = args.length > 0 && args[0].isTrue();
-        return context.tru;
     }
 
     /** {@code end_transaction(commit = true)}: commits or aborts; false (error INVALID) with none open. */
     @JRubyMethod(name = "end_transaction", optional = 1)
     public IRubyObject endTransaction(ThreadContext context, IRubyObject[] args) {
-        KvStore s = open(context);
-        if (s == null) {
-            return context.fals;
-        }
-        if (!s.inTransaction()) {
-            return fail(context, INVALID, "not in transaction");
-        }
-        if (args.length == 0 || args[0].isTrue()) {
-            try {
-                s.commitTransaction(hardTransaction);
-            } catch (IOException e) {
-                // Kyoto Cabinet ends the transaction either way; a commit that could not be written is taken back.
-                if (s.inTransaction()) {
-                    s.abortTransaction();
-                }
-                return fail(context, SYSTEM, e.getMessage());
+        try {
+            KvStore s = open(context);
+            if (s == null) {
+                return context.fals;
             }
-        } else {
-            s.abortTransaction();
+            if (!s.inTransaction()) {
+                return fail(context, INVALID, "not in transaction");
+            }
+            if (args.length == 0 || args[0].isTrue()) {
+                try {
+                    s.commitTransaction(hardTransaction);
+                } catch (IOException e) {
+                    // Kyoto Cabinet ends the transaction either way; a commit that could not be written is taken back.
+                    if (s.inTransaction()) {
+                        s.abortTransaction();
+                    }
+                    return fail(context, SYSTEM, e.getMessage());
+                }
+            } else {
+                s.abortTransaction();
+            }
+            return context.tru;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "end_transaction", context.fals);
         }
-        return context.tru;
     }
 
     /** {@code sluice_sync(hard)} (private): commits, and with {@code hard} syncs the file; true. */
     @JRubyMethod(name = "sluice_sync", visibility = Visibility.PRIVATE)
     public IRubyObject sync(ThreadContext context, IRubyObject hard) {
-        KvStore s = open(context);
-        if (s == null) {
-            return context.fals;
-        }
         try {
-            s.sync(hard.isTrue());
-        } catch (IOException e) {
-            return fail(context, SYSTEM, e.getMessage());
+            KvStore s = open(context);
+            if (s == null) {
+                return context.fals;
+            }
+            try {
+                s.sync(hard.isTrue());
+            } catch (IOException e) {
+                return fail(context, SYSTEM, e.getMessage());
+            }
+            return context.tru;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "synchronize", context.fals);
         }
-        return context.tru;
     }
 
     /** {@code sluice_path} (private): the file's absolute path, "" in memory, nil when not open. */
@@ -555,18 +631,39 @@ public final class RubyDB extends RubyObject {
     /** {@code close}: commits, syncs and closes; true, or false (error INVALID) when not open. */
     @JRubyMethod(name = "close")
     public IRubyObject close(ThreadContext context) {
-        KvStore s = open(context);
-        if (s == null) {
-            return context.fals;
-        }
         try {
-            s.close();
-        } catch (IOException e) {
-            return fail(context, SYSTEM, e.getMessage());
-        } finally {
-            store = null;
+            KvStore s = open(context);
+            if (s == null) {
+                return context.fals;
+            }
+            try {
+                s.close();
+            } catch (IOException e) {
+                return fail(context, SYSTEM, e.getMessage());
+            } finally {
+                store = null;
+            }
+            return context.tru;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "close", context.fals);
         }
-        return context.tru;
+    }
+
+    /**
+     * What a call does when the store threw {@code e}: a failure of the store (a damaged page, a failed read or
+     * write, a store closed by an earlier failure) is recorded with Kyoto Cabinet's code for it (see
+     * {@link Errors#dbCode}), raised in exceptional mode, and the call returns {@code result}; anything else is
+     * rethrown.
+     */
+    IRubyObject storeFailed(ThreadContext context, RuntimeException e, String op, IRubyObject result) {
+        int code = Errors.dbCode(e);
+        if (code < 0) {
+            throw e;
+        }
+        KvStore s = store;
+        String where = s == null ? "" : s.path() == null ? "(memory)" : s.path().toString();
+        fail(context, code, op + "(" + where + "): " + Errors.dbMessage(e));
+        return result;
     }
 
     /** Records an error for {@link RubyDBCursor} (raising in exceptional mode). */

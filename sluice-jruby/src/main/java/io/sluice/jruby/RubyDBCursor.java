@@ -43,43 +43,59 @@ public final class RubyDBCursor extends RubyObject {
     /** {@code jump(key = nil)}: to the first record at or after {@code key} (the first record); whether found. */
     @JRubyMethod(name = "jump", optional = 1)
     public IRubyObject jump(ThreadContext context, IRubyObject[] args) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.fals;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.fals;
+            }
+            byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
+            return c.jump(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "jump", context.fals);
         }
-        byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
-        return c.jump(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
     }
 
     /** {@code jump_back(key = nil)}: to the last record at or before {@code key} (the last record); whether found. */
     @JRubyMethod(name = "jump_back", optional = 1)
     public IRubyObject jumpBack(ThreadContext context, IRubyObject[] args) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.fals;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.fals;
+            }
+            byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
+            return c.jumpBack(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "jump_back", context.fals);
         }
-        byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
-        return c.jumpBack(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
     }
 
     /** {@code step}: to the next record; false (error NOREC) past the last. */
     @JRubyMethod(name = "step")
     public IRubyObject step(ThreadContext context) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.fals;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.fals;
+            }
+            return c.step() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "step", context.fals);
         }
-        return c.step() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
     }
 
     /** {@code step_back}: to the previous record; false (error NOREC) before the first. */
     @JRubyMethod(name = "step_back")
     public IRubyObject stepBack(ThreadContext context) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.fals;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.fals;
+            }
+            return c.stepBack() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "step_back", context.fals);
         }
-        return c.stepBack() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
     }
 
     /** {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step if asked; nil (error NOREC) when nowhere. */
@@ -101,25 +117,29 @@ public final class RubyDBCursor extends RubyObject {
     }
 
     private IRubyObject current(ThreadContext context, IRubyObject[] args, int what) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.nil;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.nil;
+            }
+            byte[] k = c.key();
+            if (k == null) {
+                db.cursorFail(context, RubyDB.NOREC, "no record");
+                return context.nil;
+            }
+            Ruby runtime = context.runtime;
+            IRubyObject out = switch (what) {
+                case 0 -> RubyDB.string(runtime, k);
+                case 1 -> RubyDB.string(runtime, c.value());
+                default -> Create.newArray(context, RubyDB.string(runtime, k), RubyDB.string(runtime, c.value()));
+            };
+            if (args.length > 0 && args[0].isTrue()) {
+                c.step();
+            }
+            return out;
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "cursor", context.nil);
         }
-        byte[] k = c.key();
-        if (k == null) {
-            db.cursorFail(context, RubyDB.NOREC, "no record");
-            return context.nil;
-        }
-        Ruby runtime = context.runtime;
-        IRubyObject out = switch (what) {
-            case 0 -> RubyDB.string(runtime, k);
-            case 1 -> RubyDB.string(runtime, c.value());
-            default -> Create.newArray(context, RubyDB.string(runtime, k), RubyDB.string(runtime, c.value()));
-        };
-        if (args.length > 0 && args[0].isTrue()) {
-            c.step();
-        }
-        return out;
     }
 
     /** {@code disable}: forgets the position; later calls fail with error INVALID. nil. */
