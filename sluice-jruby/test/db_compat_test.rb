@@ -88,4 +88,41 @@ class SluiceDBCompatTest < Minitest::Test
     end
     assert_operator broken, :>=, 2, "damage at 20-40% of the file is met by a full walk"
   end
+
+  # An interrupted copy: MVStore opens the newest version it finds whole, and the later records were gone without a
+  # word. Now the open says so (error BROKEN, a warning naming what was lost); with ONOREPAIR it is refused, as
+  # Kyoto Cabinet refuses a file whose size does not match its header.
+  def test_a_file_cut_short_says_what_was_lost_and_onorepair_refuses_it
+    file = path("whole.kct")
+    db = DB.new
+    assert db.open(file, DB::OWRITER | DB::OCREATE)
+    3.times do |batch|
+      db.transaction { 300.times { |i| db["#{batch}-#{i}"] = "v" * 40 }; true }
+    end
+    assert db.close
+    bytes = File.binread(file)
+    cut = path("cut.kct")
+    File.binwrite(cut, bytes[0, bytes.bytesize - 100])
+
+    d = DB.new
+    _out, err = capture_io { assert d.open(cut, DB::OREADER), -> { d.error.to_s } }
+    assert_equal DB::Error::BROKEN, d.error.code, d.error.to_s
+    assert_includes d.error.message, cut
+    assert_match(/version/, d.error.message)
+    assert_includes err, cut, "a warning names the file"
+    assert_operator d.count, :<, 900
+    assert d.close
+
+    refused = DB.new
+    refute refused.open(cut, DB::OREADER | DB::ONOREPAIR)
+    assert_equal DB::Error::BROKEN, refused.error.code
+    assert_raises(DB::Error::XBROKEN) { DB.new(DB::GEXCEPTIONAL).open(cut, DB::OREADER | DB::ONOREPAIR) }
+
+    whole = DB.new
+    _out, err = capture_io { assert whole.open(file, DB::OREADER | DB::ONOREPAIR) }
+    assert_equal DB::Error::SUCCESS, whole.error.code
+    assert_empty err
+    assert_equal 900, whole.count
+    assert whole.close
+  end
 end

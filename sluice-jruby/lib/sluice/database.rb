@@ -135,7 +135,8 @@ module Sluice
         return sluice_open(nil, true, true, false)
       end
       @path = ::File.absolute_path(name)
-      sluice_open(@path, writable, writable && (mode & OCREATE) != 0, writable && (mode & OTRUNCATE) != 0)
+      sluice_open(@path, writable, writable && (mode & OCREATE) != 0, writable && (mode & OTRUNCATE) != 0,
+                  (mode & ONOREPAIR).zero?)
     end
 
     # The last error.

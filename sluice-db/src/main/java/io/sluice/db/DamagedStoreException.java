@@ -10,13 +10,28 @@ import java.io.IOException;
 public final class DamagedStoreException extends IOException {
     private static final long serialVersionUID = 1L;
 
+    /** Whether the file is a store that lacks its newest versions, rather than not a store at all. */
+    private final boolean cutShort;
+
     /** With a message naming the file and what is wrong with it. */
     public DamagedStoreException(String message) {
+        this(message, false);
+    }
+
+    /** With a message naming the file and what is wrong with it, and whether it is a store cut short. */
+    DamagedStoreException(String message, boolean cutShort) {
         super(message);
+        this.cutShort = cutShort;
+    }
+
+    /** Whether the file is a store that lacks its newest versions (cut short), rather than not a store at all. */
+    public boolean isCutShort() {
+        return cutShort;
     }
 
     /** With a message naming the file and what is wrong with it, and the store library's exception. */
     public DamagedStoreException(String message, Throwable cause) {
         super(message, cause);
+        this.cutShort = false;
     }
 }

@@ -61,10 +61,15 @@ import org.h2.mvstore.SingleFileStore;
  * read-only: the JDK refuses a second lock on a file its process holds one on.
  *
  * <h2>Damaged files</h2>
- * Opening reads the file's headers and its newest chunk: a file that is not a store, or whose headers or newest
- * chunk are damaged, fails to open with an {@link IOException} naming it, and leaves the file unlocked. MVStore does
- * not check the bytes of each page, so a page damaged after it was written may still read as wrong records, or fail
- * the read that meets it with MVStore's unchecked {@link MVStoreException}.
+ * Opening reads the file's headers and its newest chunk: a file that is not a store (an empty file opened
+ * read-only, another format), or whose headers are damaged, fails to open with a {@link DamagedStoreException}
+ * naming it, and leaves the file unlocked. A file cut short (an interrupted copy, a crash in the middle of a commit)
+ * opens at its newest complete version; opening compares that version with the one the file's header names and with
+ * the footer its last bytes should hold, and {@link #droppedAtOpen} then names what was lost (with
+ * {@code repair} false, {@link #open(Path, boolean, boolean, boolean, boolean)} refuses the file instead). A file cut
+ * exactly at the end of an older version, whose header is older too, cannot be told from a whole older file. MVStore
+ * does not check the bytes of each page, so a page damaged after it was written may still read as wrong records, or
+ * fail the read that meets it with MVStore's unchecked {@link MVStoreException}.
  */
 public final class KvStore implements AutoCloseable {
     /** Bytes of uncommitted changes after which a write outside a transaction commits them. */
@@ -85,6 +90,8 @@ public final class KvStore implements AutoCloseable {
     private volatile boolean closed;
     /** Why the store closed itself, or null. */
     private volatile String closedBecause;
+    /** What opening found missing from a file cut short, or null. */
+    private String droppedAtOpen;
 
     private KvStore(MVStore store, MVMap<byte[], byte[]> map, FileStore<?> file, Path path, boolean writable) {
         this.store = store;
@@ -141,6 +148,20 @@ public final class KvStore implements AutoCloseable {
      *     the file
      */
     public static KvStore open(Path path, boolean writable, boolean create, boolean truncate) throws IOException {
+        return open(path, writable, create, truncate, true);
+    }
+
+    /**
+     * Opens the store in file {@code path}, as {@link #open(Path, boolean, boolean, boolean)} does, and says what to
+     * do with a file cut short (see "Damaged files" in the class comment).
+     *
+     * @param repair whether a file cut short opens at its newest complete version, with {@link #droppedAtOpen}
+     *     saying what is missing; if false it is refused with a {@link DamagedStoreException}
+     * @throws DamagedStoreException if the file is not a store, or is cut short and {@code repair} is false
+     * @throws IOException as {@link #open(Path, boolean, boolean, boolean)}
+     */
+    public static KvStore open(Path path, boolean writable, boolean create, boolean truncate, boolean repair)
+            throws IOException {
         Path p = path.toAbsolutePath();
         if (!Files.exists(p) && !(writable && create)) {
             throw new NoSuchFileException(p.toString(), null, "open: no such store file");
@@ -152,6 +173,9 @@ public final class KvStore implements AutoCloseable {
         // The file store is opened here and handed to MVStore rather than named to it: MVStore closes a file it
         // opened itself only when its own exception stops the opening, and any other (an empty file opened read-only
         // fails writing a header with NonWritableChannelException) left the file open and locked until the JVM exits.
+        // Read before MVStore opens and locks the file: closing a second channel on a file drops this process's
+        // POSIX locks on it.
+        Tail tail = Files.exists(p) ? Tail.read(p) : null;
         SingleFileStore file = new SingleFileStore(new HashMap<>());
         boolean success = false;
         try {
@@ -169,7 +193,12 @@ public final class KvStore implements AutoCloseable {
                     throw new IOException("open(" + p + "): not a readable store file (map '" + MAP_NAME
                             + "' has the id " + map.getId() + " of one of MVStore's own maps)");
                 }
+                String dropped = tail == null ? null : tail.dropped(s, map, p);
+                if (dropped != null && !repair) {
+                    throw new DamagedStoreException(dropped + "; not opened, as asked (no repair)", true);
+                }
                 KvStore kv = new KvStore(s, map, file, p, writable);
+                kv.droppedAtOpen = dropped;
                 if (truncate && writable) {
                     kv.map.clear();
                     s.commit();
@@ -226,6 +255,81 @@ public final class KvStore implements AutoCloseable {
         } catch (RuntimeException ignored) {
             // The failure reported is the one that stopped the opening.
         }
+    }
+
+    /**
+     * What the file's last bytes and its header say about the versions written to it, read before opening, and
+     * compared with the version MVStore opened: MVStore opens the newest version it finds complete and says nothing
+     * of newer ones it could not read.
+     */
+    private record Tail(long size, String footer) {
+        /** Bytes of the footer that ends every chunk of MVStore's format 3, and of a block. */
+        private static final int FOOTER = 128;
+        private static final int BLOCK = 4096;
+
+        static Tail read(Path p) throws IOException {
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p)) {
+                long size = ch.size();
+                if (size < FOOTER) {
+                    return new Tail(size, null);
+                }
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(FOOTER);
+                while (b.hasRemaining() && ch.read(b, size - FOOTER + b.position()) >= 0) {
+                    // a short read continues where it stopped
+                }
+                return new Tail(size, new String(b.array(), 0, b.position(),
+                        java.nio.charset.StandardCharsets.ISO_8859_1));
+            }
+        }
+
+        /** The version named by a valid chunk footer ("chunk:6,len:4,version:6,fletcher:d4d37f8c"), or -1. */
+        long footerVersion() {
+            if (footer == null || size % BLOCK != 0) {
+                return -1;
+            }
+            String text = footer.trim();
+            int f = text.lastIndexOf(",fletcher:");
+            if (f < 0) {
+                return -1;
+            }
+            try {
+                byte[] checked = text.substring(0, f).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                long sum = Long.parseLong(text.substring(f + ",fletcher:".length()), 16);
+                if (DataUtils.getFletcher32(checked, 0, checked.length) != (int) sum) {
+                    return -1;
+                }
+                return DataUtils.readHexLong(DataUtils.parseMap(text.substring(0, f)), "version", -1);
+            } catch (RuntimeException notAFooter) {
+                return -1;
+            }
+        }
+
+        /** What the opened version lacks, naming the file, or null when it is the newest one written. */
+        String dropped(MVStore s, MVMap<byte[], byte[]> map, Path p) {
+            long opened = s.getCurrentVersion();
+            long named = DataUtils.readHexLong(s.getStoreHeader(), "version", 0);
+            long last = footerVersion();
+            String at = "opened at version " + opened + " with " + map.sizeAsLong() + " records";
+            if (last < 0) {
+                return "open(" + p + "): the file is cut short: it ends at offset " + size + " inside a version "
+                        + "that is not complete, so that version" + (named > opened ? " and any other up to version "
+                        + named + " (named in its header)" : "") + " is lost; " + at;
+            }
+            if (named > opened || last > opened) {
+                return "open(" + p + "): the file is cut short or damaged: versions " + (opened + 1) + " to "
+                        + Math.max(named, last) + " (named by its " + (named > last ? "header" : "last chunk")
+                        + ") are lost; " + at;
+            }
+            return null;
+        }
+    }
+
+    /**
+     * What opening found missing from the file, or null: a file cut short (an interrupted copy, or a crash in the
+     * middle of a commit) opens at its newest complete version, and this names the versions lost after it.
+     */
+    public String droppedAtOpen() {
+        return droppedAtOpen;
     }
 
     /** A new empty store in memory only, gone when closed. */

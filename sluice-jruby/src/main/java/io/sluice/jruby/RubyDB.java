@@ -83,10 +83,12 @@ public final class RubyDB extends RubyObject {
     }
 
     /**
-     * {@code sluice_open(path, writable, create, truncate)} (private): opens the file at {@code path}, an absolute
-     * path String, or a store in memory when {@code path} is nil; true, or false with the error recorded.
+     * {@code sluice_open(path, writable, create, truncate, repair = true)} (private): opens the file at
+     * {@code path}, an absolute path String, or a store in memory when {@code path} is nil; true, or false with the
+     * error recorded. A file cut short opens at its newest complete version with error BROKEN recorded and a warning
+     * naming what was lost, or without {@code repair} (Kyoto Cabinet's ONOREPAIR) fails with BROKEN.
      */
-    @JRubyMethod(name = "sluice_open", required = 4, visibility = Visibility.PRIVATE)
+    @JRubyMethod(name = "sluice_open", required = 4, optional = 1, visibility = Visibility.PRIVATE)
     public IRubyObject sluiceOpen(ThreadContext context, IRubyObject[] args) {
         if (store != null) {
             return fail(context, INVALID, "already opened");
@@ -96,13 +98,23 @@ public final class RubyDB extends RubyObject {
                 store = KvStore.inMemory();
             } else {
                 Path p = Path.of(args[0].convertToString().decodeString());
-                store = KvStore.open(p, args[1].isTrue(), args[2].isTrue(), args[3].isTrue());
+                boolean repair = args.length < 5 || args[4].isTrue();
+                store = KvStore.open(p, args[1].isTrue(), args[2].isTrue(), args[3].isTrue(), repair);
+                String dropped = store.droppedAtOpen();
+                if (dropped != null) {
+                    // Opened, so not raised even in exceptional mode; but recorded, and said where a user sees it.
+                    errorCode = BROKEN;
+                    errorMessage = dropped;
+                    context.runtime.getKernel().callMethod(context, "warn",
+                            RubyString.newString(context.runtime, "Sluice::DB#open: " + dropped));
+                }
             }
         } catch (NoSuchFileException e) {
             return fail(context, NOREPOS, "open failed: no such file: " + e.getFile());
         } catch (DamagedStoreException e) {
-            // Kyoto Cabinet's word for a file without its magic data, or with another's.
-            return fail(context, INVALID, e.getMessage());
+            // Kyoto Cabinet's words: INVALID for a file without its magic data or with another's, BROKEN for one of
+            // its own whose size does not match.
+            return fail(context, e.isCutShort() ? BROKEN : INVALID, e.getMessage());
         } catch (IOException e) {
             return openFailed(context, e);
         }
