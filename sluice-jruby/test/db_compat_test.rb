@@ -125,4 +125,152 @@ class SluiceDBCompatTest < Minitest::Test
     assert_equal 900, whole.count
     assert whole.close
   end
+
+  def all(db)
+    out = []
+    db.each { |k, v| out << [k, v] }
+    out
+  end
+
+  # The expected values are what Kyoto Cabinet 1.2.79's binding returned for the same calls.
+  def test_visitors_accept_accept_bulk_and_iterate
+    db = DB.new
+    assert db.open(path("v.kct"), DB::OWRITER | DB::OCREATE)
+    db["a"] = "1"
+    db["b"] = "2"
+    seen = []
+    assert db.accept("a") { |k, v| seen << [k, v]; "X" }
+    assert db.accept("zz") { |k, v| seen << [k, v]; 5 }
+    assert_equal [["a", "1"], ["zz", nil]], seen
+    assert_equal %w[X 5], [db["a"], db["zz"]]
+    refute db.accept("b", nil, false) { "no" }
+    assert_equal DB::Error::LOGIC, db.error.code
+    assert db.accept("b", nil, false) { nil }
+    assert db.accept("zz") { DB::Visitor::REMOVE }
+    assert db.accept("zz") { DB::Visitor::REMOVE }, "REMOVE without a record"
+    assert_nil db["zz"]
+    assert db.accept_bulk(%w[a b c]) { |k, _v| "#{k}!" }
+    assert_equal [%w[a a!], %w[b b!], %w[c c!]], all(db)
+    assert db.iterate { |_k, v| v == "b!" ? DB::Visitor::REMOVE : "y" }
+    assert_equal [%w[a y], %w[c y]], all(db)
+    visitor = Class.new(DB::Visitor) do
+      def visit_full(_k, _v) = "full"
+      def visit_empty(_k) = "empty"
+    end.new
+    assert db.accept("q", visitor)
+    assert_equal "empty", db["q"]
+    assert db.accept("q", visitor)
+    assert_equal "full", db["q"]
+    assert db.accept("q", DB::Visitor.new), "the base class's NOP"
+    assert_equal "full", db["q"]
+    assert db.close
+    refute db.accept("a") { nil }
+    assert_equal DB::Error::INVALID, db.error.code
+  end
+
+  def test_cas_increment_double_snapshots_merge_and_copy
+    db = DB.new
+    assert db.open(path("c.kct"), DB::OWRITER | DB::OCREATE)
+    db["a"] = "y"
+    refute db.cas("a", nil, "new")
+    refute db.cas("a", "zzz", "n2")
+    assert_equal DB::Error::LOGIC, db.error.code
+    assert db.cas("a", "y", nil)
+    assert_nil db["a"]
+    assert db.cas("a", nil, "c")
+    assert_equal "c", db["a"]
+
+    assert_equal 1.5, db.increment_double("d", 1.5)
+    assert_equal [0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 198, 191, 82, 99, 64, 0], db["d"].unpack("C*")
+    assert_equal 1.75, db.increment_double("d", 0.25, 3)
+    assert_equal(-2.0, db.increment_double("d", -3.75))
+    assert_equal [255] * 7 + [254] + [0] * 8, db["d"].unpack("C*")
+    assert_nil db.increment_double("a", 1)
+    assert_equal DB::Error::LOGIC, db.error.code
+
+    db.clear
+    db["c"] = "y"
+    db["q"] = "wfull"
+    assert db.dump_snapshot(path("snap"))
+    assert_equal "KCSS\n\x00\x01\x01cy\x00\x01\x05qwfull\xFF".b, File.binread(path("snap"))
+    db.clear
+    db["x"] = "1"
+    assert db.load_snapshot(path("snap"))
+    assert_equal [%w[c y], %w[q wfull], %w[x 1]], all(db)
+    File.binwrite(path("bad"), "junk")
+    refute db.load_snapshot(path("bad"))
+    assert_equal DB::Error::SYSTEM, db.error.code
+    refute db.load_snapshot(path("none"))
+    assert_equal DB::Error::NOREPOS, db.error.code
+
+    other = DB.new
+    assert other.open("%")
+    other["c"] = "M"
+    other["zz"] = "Z"
+    assert db.merge([other], DB::MADD)
+    assert_equal [%w[c y], %w[q wfull], %w[x 1], %w[zz Z]], all(db)
+    assert db.merge([other], DB::MAPPEND)
+    assert_equal "yM", db["c"]
+    assert db.merge([other])
+    assert_equal "M", db["c"]
+    refute other.copy(path("mem-copy"))
+    assert_equal DB::Error::LOGIC, other.error.code
+
+    assert db.copy(path("copy.kct"))
+    copy = DB.new
+    assert copy.open(path("copy.kct"), DB::OREADER)
+    assert_equal all(db), all(copy)
+    assert copy.close
+    assert db.close
+  end
+
+  def test_cursor_writes_and_accept
+    db = DB.new
+    assert db.open("%")
+    %w[a b c d e x zz].each { |k| db[k] = k * 2 }
+    c = db.cursor
+    assert c.jump("b")
+    assert c.set_value("B")
+    assert_equal %w[b B], c.get
+    assert c.set_value("B2", true)
+    assert_equal %w[c cc], c.get
+    assert c.remove
+    assert_equal %w[d dd], c.get
+    assert_equal %w[d dd], c.seize
+    assert_equal %w[e ee], c.get
+    assert c.jump_back
+    assert_equal %w[zz zzzz], c.seize
+    assert_equal %w[x xx], c.get, "after jump_back the cursor moves backward"
+    assert c.jump("b")
+    assert c.accept(nil, true, true) { DB::Visitor::REMOVE }
+    assert_equal %w[e ee], c.get, "REMOVE moves on; no second step"
+    assert c.jump
+    refute c.accept(nil, false) { "x" }
+    assert_equal DB::Error::LOGIC, db.error.code
+    assert c.accept(nil, false, true) { nil }
+    assert_equal %w[e ee], c.get
+    assert db.close
+  end
+
+  def test_occupy_match_similar_encoding_and_exception_rule
+    db = DB.new
+    assert db.open(path("o.kct"), DB::OWRITER | DB::OCREATE)
+    %w[b a d c e].each { |k| db[k] = k * 2 }
+    seen = nil
+    assert db.occupy(false) { |x| seen = x }
+    assert_equal [path("o.kct"), 5], seen.first(2)
+    refute db.occupy(true) { false }
+    assert_equal DB::Error::LOGIC, db.error.code
+    assert_equal %w[a b c d e], db.match_similar("a", 1)
+    assert_equal %w[b a], db.match_similar("bb", 2, false, 2)
+    assert_equal [["a"], ["b"]], db.each_key.first(2), "each_key yields [key], as Kyoto Cabinet does"
+    assert db.tune_encoding("UTF-8")
+    assert_equal Encoding::UTF_8, db["a"].encoding
+    assert db.tune_encoding(nil)
+    assert_equal Encoding::BINARY, db["a"].encoding
+    assert db.tune_exception_rule([DB::Error::NOREC])
+    assert_raises(DB::Error::XNOREC) { db["none"] }
+    db.each { |_k, _v| nil }
+    assert db.close
+  end
 end

@@ -96,6 +96,18 @@ public final class KvCursor {
         return value;
     }
 
+    /**
+     * Reads the tree again at the current key, as it is now: the cursor stays on its key with its current value,
+     * or, if the key has been removed, moves on to the next key in the direction it last moved. Returns whether it
+     * is on a key (false also when it was nowhere).
+     */
+    public boolean refresh() {
+        if (key == null) {
+            return false;
+        }
+        return forward ? jump(key) : jumpBack(key);
+    }
+
     /** Forgets the position. */
     public void reset() {
         clear();

@@ -306,6 +306,10 @@ public final class KvStore implements AutoCloseable {
 
         /** What the opened version lacks, naming the file, or null when it is the newest one written. */
         String dropped(MVStore s, MVMap<byte[], byte[]> map, Path p) {
+            if (size == 0) {
+                // An empty file a writer is making a store of.
+                return null;
+            }
             long opened = s.getCurrentVersion();
             long named = DataUtils.readHexLong(s.getStoreHeader(), "version", 0);
             long last = footerVersion();
@@ -440,6 +444,51 @@ public final class KvStore implements AutoCloseable {
         try {
             byte[] k = map.ceilingKey(new byte[0]);
             return k == null ? null : new byte[][] {k, map.remove(k)};
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /**
+     * Runs {@code work} holding the write lock, so that no other thread writes (nor begins a transaction) until it
+     * returns: a read and the writes that depend on it are one step for other writers. {@code work} may write to
+     * this store (the lock is re-entrant); this thread's open transaction, if any, goes on.
+     */
+    public <T> T exclusively(java.util.function.Supplier<T> work) {
+        lockWrite();
+        try {
+            return work.get();
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /**
+     * Writes a copy of the store, as of now, to the file {@code target} (replaced if it exists): every write is
+     * committed first, and writes wait until the copy is made. A store in memory has no file to copy.
+     *
+     * @throws IOException if the commit or the copy fails, naming both files
+     * @throws IllegalStateException for a store in memory
+     */
+    public void copyTo(Path target) throws IOException {
+        if (path == null) {
+            throw new IllegalStateException("copyTo(" + target + "): a store in memory has no file to copy");
+        }
+        if (!writable) {
+            checkOpen();
+            Files.copy(path, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return;
+        }
+        lockWrite();
+        try {
+            if (transaction == null) {
+                commit("copyTo");
+            }
+            try {
+                Files.copy(path, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw new IOException("copyTo(" + path + " -> " + target + "): " + cause(e), e);
+            }
         } finally {
             unlockWrite();
         }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jcodings.Encoding;
 import org.jcodings.specific.ASCIIEncoding;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
@@ -65,6 +66,10 @@ public final class RubyDB extends RubyObject {
 
     private volatile KvStore store;
     private boolean exceptional;
+    /** The Encoding of the Strings returned: binary unless {@code tune_encoding} says otherwise. */
+    volatile Encoding encoding = ASCIIEncoding.INSTANCE;
+    /** The codes that raise when {@code exceptional}: {@link #RAISING}, or those of {@code tune_exception_rule}. */
+    private int raising = RAISING;
     private volatile int errorCode;
     private volatile String errorMessage = "no error";
     /** Whether the open transaction syncs to the disk when it commits; transactions are one at a time. */
@@ -160,7 +165,7 @@ public final class RubyDB extends RubyObject {
     private IRubyObject fail(ThreadContext context, int code, String message) {
         errorCode = code;
         errorMessage = message;
-        if (exceptional && (RAISING & (1 << code)) != 0) {
+        if (exceptional && (raising & (1 << code)) != 0) {
             RubyModule error = (RubyModule) getMetaClass().getRealClass().getConstant(context, "Error");
             RubyClass type = (RubyClass) error.getConstant(context, "X" + NAMES[code]);
             throw context.runtime.newRaiseException(type, NAMES[code] + ": " + message);
@@ -199,6 +204,18 @@ public final class RubyDB extends RubyObject {
         return RubyString.newStringShared(runtime, new ByteList(bytes, ASCIIEncoding.INSTANCE, false));
     }
 
+    /** A String of {@code encoding} over the store's array, copied by Ruby only if changed. */
+    static RubyString string(Ruby runtime, byte[] bytes, Encoding encoding) {
+        return RubyString.newStringShared(runtime, new ByteList(bytes, encoding, false));
+    }
+
+    /** {@code sluice_encoding=(enc)} (private): the Encoding of the Strings returned, nil for ASCII-8BIT. */
+    @JRubyMethod(name = "sluice_encoding=", visibility = Visibility.PRIVATE)
+    public IRubyObject setEncoding(ThreadContext context, IRubyObject enc) {
+        encoding = enc.isNil() ? ASCIIEncoding.INSTANCE : ((org.jruby.RubyEncoding) enc).getEncoding();
+        return enc;
+    }
+
     /** {@code get(key)}, {@code [](key)}: the value, or nil (error NOREC) when there is none. */
     @JRubyMethod(name = {"get", "[]", "fetch"})
     public IRubyObject get(ThreadContext context, IRubyObject key) {
@@ -212,7 +229,7 @@ public final class RubyDB extends RubyObject {
                 fail(context, NOREC, "no record");
                 return context.nil;
             }
-            return string(context.runtime, v);
+            return string(context.runtime, v, encoding);
         } catch (RuntimeException e) {
             return storeFailed(context, e, "get", context.nil);
         }
@@ -310,7 +327,7 @@ public final class RubyDB extends RubyObject {
                 fail(context, NOREC, "no record");
                 return context.nil;
             }
-            return string(context.runtime, old);
+            return string(context.runtime, old, encoding);
         } catch (RuntimeException e) {
             return storeFailed(context, e, "seize", context.nil);
         }
@@ -332,7 +349,8 @@ public final class RubyDB extends RubyObject {
                 fail(context, NOREC, "no record");
                 return context.nil;
             }
-            return Create.newArray(context, string(context.runtime, first[0]), string(context.runtime, first[1]));
+            return Create.newArray(context, string(context.runtime, first[0], encoding),
+                    string(context.runtime, first[1], encoding));
         } catch (RuntimeException e) {
             return storeFailed(context, e, "shift", context.nil);
         }
@@ -449,7 +467,7 @@ public final class RubyDB extends RubyObject {
                 IRubyObject k = keys.eltInternal(i);
                 byte[] v = s.get(bytes(k));
                 if (v != null) {
-                    out.fastASet(k instanceof RubyString ? k : k.asString(), string(context.runtime, v));
+                    out.fastASet(k instanceof RubyString ? k : k.asString(), string(context.runtime, v, encoding));
                 }
             }
             return out;
@@ -499,7 +517,7 @@ public final class RubyDB extends RubyObject {
                 if (k.length < prefix.length || !Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length)) {
                     break;
                 }
-                out.append(context, string(context.runtime, k));
+                out.append(context, string(context.runtime, k, encoding));
             }
             return out;
         } catch (RuntimeException e) {
@@ -676,6 +694,110 @@ public final class RubyDB extends RubyObject {
         String where = s == null ? "" : s.path() == null ? "(memory)" : s.path().toString();
         fail(context, code, op + "(" + where + "): " + Errors.dbMessage(e));
         return result;
+    }
+
+    /**
+     * {@code sluice_exception_rule(codes)} (private): Kyoto Cabinet's {@code tune_exception_rule}: from now on
+     * exactly the error codes listed raise (and errors raise even without GEXCEPTIONAL). True.
+     */
+    @JRubyMethod(name = "sluice_exception_rule", visibility = Visibility.PRIVATE)
+    public IRubyObject sluiceExceptionRule(ThreadContext context, IRubyObject codes) {
+        RubyArray<?> list = codes.convertToArray();
+        int mask = 0;
+        for (int i = 0; i < list.size(); i++) {
+            long code = toLong(context, list.eltInternal(i));
+            if (code >= 0 && code < NAMES.length && !NAMES[(int) code].isEmpty()) {
+                mask |= 1 << code;
+            }
+        }
+        raising = mask & ~(1 << SUCCESS);
+        exceptional = true;
+        return context.tru;
+    }
+
+    /**
+     * {@code sluice_usable(writable)} (private): true when the database is open (and writable, if asked); else
+     * false with INVALID or NOPERM recorded, raised in exceptional mode.
+     */
+    @JRubyMethod(name = "sluice_usable", visibility = Visibility.PRIVATE)
+    public IRubyObject sluiceUsable(ThreadContext context, IRubyObject writable) {
+        return (writable.isTrue() ? writable(context) : open(context)) != null ? context.tru : context.fals;
+    }
+
+    /** {@code sluice_value(key)} (private): the value, or nil, recording no error (the visitors' read). */
+    @JRubyMethod(name = "sluice_value", visibility = Visibility.PRIVATE)
+    public IRubyObject sluiceValue(ThreadContext context, IRubyObject key) {
+        try {
+            KvStore s = open(context);
+            byte[] v = s == null ? null : s.get(bytes(key));
+            return v == null ? context.nil : string(context.runtime, v, encoding);
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "accept", context.nil);
+        }
+    }
+
+    /**
+     * {@code sluice_exclusive { ... }} (private): yields holding the store's write lock (see
+     * {@link KvStore#exclusively}), so that the visitors' read-then-write is one step for other threads; the block's
+     * value, or false (NOPERM, INVALID) when the database is not open for writing.
+     */
+    @JRubyMethod(name = "sluice_exclusive", visibility = Visibility.PRIVATE)
+    public IRubyObject sluiceExclusive(ThreadContext context, org.jruby.runtime.Block block) {
+        KvStore s = writable(context);
+        if (s == null) {
+            return context.fals;
+        }
+        try {
+            return s.exclusively(() -> block.yieldSpecific(context));
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "accept", context.fals);
+        }
+    }
+
+    /**
+     * {@code sluice_each { |pair| ... }} (private): yields {@code [key, value]} for every record in key order, over
+     * the tree as it was when the walk began, recording no error at the end (as Kyoto Cabinet's {@code each} and
+     * {@code iterate} record none); true, or false when not open.
+     */
+    @JRubyMethod(name = "sluice_each", visibility = Visibility.PRIVATE)
+    public IRubyObject sluiceEach(ThreadContext context, org.jruby.runtime.Block block) {
+        KvStore s = open(context);
+        if (s == null) {
+            return context.fals;
+        }
+        try {
+            KvCursor c = s.cursor();
+            for (boolean more = c.jump(null); more; more = c.step()) {
+                block.yield(context, Create.newArray(context, string(context.runtime, c.key(), encoding),
+                        string(context.runtime, c.value(), encoding)));
+            }
+            return context.tru;
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "each", context.fals);
+        }
+    }
+
+    /** {@code sluice_copy(dest)} (private): copies the file to {@code dest} (see {@link KvStore#copyTo}); true or false. */
+    @JRubyMethod(name = "sluice_copy", visibility = Visibility.PRIVATE)
+    public IRubyObject sluiceCopy(ThreadContext context, IRubyObject dest) {
+        KvStore s = open(context);
+        if (s == null) {
+            return context.fals;
+        }
+        if (s.path() == null) {
+            // Kyoto Cabinet's in-memory databases fail the same way, with LOGIC.
+            return fail(context, LOGIC, "copy: a database in memory has no file to copy");
+        }
+        try {
+            s.copyTo(Path.of(dest.convertToString().decodeString()).toAbsolutePath());
+        } catch (NoSuchFileException e) {
+            return fail(context, NOREPOS, "copy: no such directory: " + e.getMessage());
+        } catch (IOException e) {
+            return fail(context, SYSTEM, e.getMessage());
+        } catch (RuntimeException e) {
+            return storeFailed(context, e, "copy", context.fals);
+        }
+        return context.tru;
     }
 
     /** Records an error for {@link RubyDBCursor} (raising in exceptional mode). */

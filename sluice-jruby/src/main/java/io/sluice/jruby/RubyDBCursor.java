@@ -129,9 +129,9 @@ public final class RubyDBCursor extends RubyObject {
             }
             Ruby runtime = context.runtime;
             IRubyObject out = switch (what) {
-                case 0 -> RubyDB.string(runtime, k);
-                case 1 -> RubyDB.string(runtime, c.value());
-                default -> Create.newArray(context, RubyDB.string(runtime, k), RubyDB.string(runtime, c.value()));
+                case 0 -> RubyDB.string(runtime, k, db.encoding);
+                case 1 -> RubyDB.string(runtime, c.value(), db.encoding);
+                default -> Create.newArray(context, RubyDB.string(runtime, k, db.encoding), RubyDB.string(runtime, c.value(), db.encoding));
             };
             if (args.length > 0 && args[0].isTrue()) {
                 c.step();
@@ -139,6 +139,20 @@ public final class RubyDBCursor extends RubyObject {
             return out;
         } catch (RuntimeException e) {
             return db.storeFailed(context, e, "cursor", context.nil);
+        }
+    }
+
+    /**
+     * {@code sluice_reposition(key)} (private): after a write through the cursor, reads the tree again at the current
+     * key ({@link KvCursor#refresh}); true when on a record.
+     */
+    @JRubyMethod(name = "sluice_reposition", visibility = org.jruby.runtime.Visibility.PRIVATE)
+    public IRubyObject sluiceReposition(ThreadContext context, IRubyObject key) {
+        try {
+            KvCursor c = cursor(context);
+            return c != null && c.refresh() ? context.tru : context.fals;
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "cursor", context.fals);
         }
     }
 
