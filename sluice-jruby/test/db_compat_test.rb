@@ -192,7 +192,7 @@ class SluiceDBCompatTest < Minitest::Test
     db["c"] = "y"
     db["q"] = "wfull"
     assert db.dump_snapshot(path("snap"))
-    assert_equal "KCSS\n\x00\x01\x01cy\x00\x01\x05qwfull\xFF".b, File.binread(path("snap"))
+    assert_equal "KCSS\n\x00\x00\x01\x01cy\x00\x01\x05qwfull\xFF".b, File.binread(path("snap"))
     db.clear
     db["x"] = "1"
     assert db.load_snapshot(path("snap"))

@@ -216,15 +216,19 @@ module Sluice
       sluice_each { |_, v| yield [v] }
     end
 
-    # The keys that match +regex+, in order, at most +max+ (negative: all).
+    # The keys that match +regex+, in order, at most +max+ (negative: all); as in Kyoto Cabinet, a key is matched up
+    # to its first NUL byte, and the walk leaves error NOREC behind.
     def match_regex(regex, max = -1)
       regex = Regexp.new(regex.to_s) unless regex.is_a?(Regexp)
       out = []
       sluice_each do |k, _|
         break if max >= 0 && out.size >= max
 
-        out << k if regex.match?(k)
+        # Kyoto Cabinet matches a key as a C string: up to its first NUL byte.
+        nul = k.index("\x00".b)
+        out << k if regex.match?(nul ? k.byteslice(0, nul) : k)
       end
+      sluice_note(Error::NOREC, "no record")
       out
     end
 
@@ -325,7 +329,7 @@ module Sluice
     def cas(key, oval, nval)
       sluice_exclusive do
         old = sluice_value(key)
-        if oval.nil? ? old.nil? : old.b == oval.to_s.b
+        if oval.nil? ? old.nil? : !old.nil? && old.b == oval.to_s.b
           nval.nil? ? (old.nil? || remove(key)) : set(key, nval)
         else
           sluice_fail(Error::LOGIC, "status conflict")
@@ -380,7 +384,7 @@ module Sluice
       sluice_copy(dest.to_s)
     end
 
-    # Writes every record to +dest+ in Kyoto Cabinet's snapshot format ("KCSS\n", then per record a 0 byte, the
+    # Writes every record to +dest+ in Kyoto Cabinet's snapshot format ("KCSS\n" and a 0 byte, then per record a 0 byte, the
     # key's and the value's sizes as base-128 numbers and the bytes, then 0xFF), which #load_snapshot (and Kyoto
     # Cabinet's) reads. True, or false with the error.
     def dump_snapshot(dest)
@@ -388,7 +392,7 @@ module Sluice
 
       begin
         ::File.open(dest.to_s, "wb") do |out|
-          out.write("KCSS\n")
+          out.write("KCSS\n\x00".b)
           sluice_each do |k, v|
             out.write("\x00".b, Sluice::DB.sluice_varnum(k.bytesize), Sluice::DB.sluice_varnum(v.bytesize), k, v)
           end
@@ -451,9 +455,10 @@ module Sluice
     # +writable+ (the write lock is held). True, or false (error LOGIC if the processor returns false).
     def occupy(writable = false, proc = nil, &block)
       call = -> { sluice_process(proc, block) }
-      return false unless sluice_usable(writable)
+      return false unless sluice_usable(false)
 
-      writable ? sluice_exclusive(&call) : call.call
+      # A reader has no writers to hold off (Kyoto Cabinet's occupy(true) works on a reader too).
+      writable && sluice_writable? ? sluice_exclusive(&call) : call.call
     end
 
     # The keys within Levenshtein distance +range+ of +origin+ (counted in characters with +utf+, else in bytes),
@@ -469,6 +474,7 @@ module Sluice
       end
       found.sort!
       found = found.first(max) if max >= 0
+      sluice_note(Error::NOREC, "no record")
       found.map(&:last)
     end
 
@@ -513,9 +519,9 @@ module Sluice
 
       # The records of a snapshot file's bytes, or nil when they are not one.
       def sluice_parse_snapshot(data)
-        return nil unless data.start_with?("KCSS\n".b)
+        return nil unless data.start_with?("KCSS\n\x00".b)
 
-        pos = 5
+        pos = 6
         records = []
         loop do
           tag = data.getbyte(pos) or return nil
@@ -596,6 +602,8 @@ module Sluice
       # (after REMOVE the cursor is on the next record already). True, or false (NOREC when nowhere).
       def accept(visitor = nil, writable = true, step = false, &block)
         visitor ||= block or raise LocalJumpError, "no block given"
+        return false if writable && !db.send(:sluice_usable, true)
+
         at = get(false) or return false
         key, value = at
         result = Sluice::DB.sluice_call(visitor, key, value)
@@ -605,21 +613,25 @@ module Sluice
         # After a write the cursor reads the tree again at its key: the new value, or after REMOVE the next record,
         # which is where a step would have gone.
         sluice_reposition(key) if changed
-        self.step if step && !result.equal?(Visitor::REMOVE)
+        sluice_step_on if step && !result.equal?(Visitor::REMOVE)
         true
       end
 
       # Sets the current record's value, then steps if +step+; true, or false.
       def set_value(value, step = false)
+        return false unless db.send(:sluice_usable, true)
+
         key = self.key(false) or return false
         db.set(key, value) or return false
         sluice_reposition(key)
-        self.step if step
+        sluice_step_on if step
         true
       end
 
       # Removes the current record; the cursor moves to the next one. True, or false.
       def remove
+        return false unless db.send(:sluice_usable, true)
+
         key = self.key(false) or return false
         db.remove(key) or return false
         sluice_reposition(key)
@@ -628,6 +640,8 @@ module Sluice
 
       # Removes the current record and returns [key, value]; the cursor moves to the next one. Nil when nowhere.
       def seize
+        return nil unless db.send(:sluice_usable, true)
+
         pair = get(false) or return nil
         db.remove(pair[0]) or return nil
         sluice_reposition(pair[0])

@@ -4,9 +4,10 @@ import org.h2.mvstore.Cursor;
 import org.h2.mvstore.MVMap;
 
 /**
- * A position among a {@link KvStore}'s keys, moving in key order. Each {@link #jump} reads from the tree as it is
- * then, and steps in the same direction continue over that version (writes made after the jump are seen from the next
- * jump on). One thread at a time; any number of cursors at once.
+ * A position among a {@link KvStore}'s keys, moving in key order. Steps walk one version of the tree while no write
+ * is made; after a write (by any thread) the cursor reads the tree as it is now, as Kyoto Cabinet's cursor does: its
+ * key and value are those of its key now (or, if that key was removed, of the next key in the direction it last
+ * moved), and a step goes to the key after its key now. One thread at a time; any number of cursors at once.
  */
 public final class KvCursor {
     private final KvStore owner;
@@ -15,6 +16,8 @@ public final class KvCursor {
     private boolean forward;
     private byte[] key;
     private byte[] value;
+    /** The store's count of changes when the cursor last read the tree. */
+    private long seen;
 
     KvCursor(KvStore owner, MVMap<byte[], byte[]> map) {
         this.owner = owner;
@@ -25,6 +28,7 @@ public final class KvCursor {
     public boolean jump(byte[] from) {
         owner.checkOpen();
         forward = true;
+        seen = owner.changes();
         cursor = map.cursor(from);
         return advance();
     }
@@ -33,6 +37,7 @@ public final class KvCursor {
     public boolean jumpBack(byte[] from) {
         owner.checkOpen();
         forward = false;
+        seen = owner.changes();
         cursor = map.cursor(from, null, true);
         return advance();
     }
@@ -42,8 +47,9 @@ public final class KvCursor {
         if (key == null) {
             return false;
         }
-        if (!forward) {
+        if (!forward || seen != owner.changes()) {
             forward = true;
+            seen = owner.changes();
             byte[] higher = map.higherKey(key);
             if (higher == null) {
                 return clear();
@@ -58,8 +64,9 @@ public final class KvCursor {
         if (key == null) {
             return false;
         }
-        if (forward) {
+        if (forward || seen != owner.changes()) {
             forward = false;
+            seen = owner.changes();
             byte[] lower = map.lowerKey(key);
             if (lower == null) {
                 return clear();
@@ -88,12 +95,27 @@ public final class KvCursor {
 
     /** The current key (the store's own array), or null when the cursor is nowhere or past either end. */
     public byte[] key() {
+        if (key != null && seen != owner.changes()) {
+            refresh();
+        }
         return key;
     }
 
     /** The current value (the store's own array), or null when the cursor is nowhere or past either end. */
     public byte[] value() {
+        if (key != null && seen != owner.changes()) {
+            refresh();
+        }
         return value;
+    }
+
+    /**
+     * Moves one key on in the direction the cursor last moved: {@link #step} after {@link #jump} or a step,
+     * {@link #stepBack} after {@link #jumpBack} or a step back (as Kyoto Cabinet's cursor does when a read asks to
+     * step). Returns whether there is a key there.
+     */
+    public boolean stepOn() {
+        return forward ? step() : stepBack();
     }
 
     /**

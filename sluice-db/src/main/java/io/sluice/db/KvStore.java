@@ -90,6 +90,11 @@ public final class KvStore implements AutoCloseable {
     private volatile boolean closed;
     /** Why the store closed itself, or null. */
     private volatile String closedBecause;
+    /**
+     * Counts the calls that may have changed records (writes, bulk writes, aborts), so that a cursor can tell that
+     * the tree it walks is no longer the one it positioned itself on.
+     */
+    private volatile long changes;
     /** What opening found missing from a file cut short, or null. */
     private String droppedAtOpen;
 
@@ -550,12 +555,14 @@ public final class KvStore implements AutoCloseable {
 
     private void inTransaction(Runnable work) throws IOException {
         if (writeLock.isHeldByCurrentThread() && transaction == Thread.currentThread()) {
+            changes++;
             work.run();
             return;
         }
         beginTransaction();
         boolean ok = false;
         try {
+            changes++;
             work.run();
             ok = true;
         } finally {
@@ -721,6 +728,7 @@ public final class KvStore implements AutoCloseable {
     /** Ends this thread's transaction, undoing its writes. */
     public void abortTransaction() {
         checkTransaction();
+        changes++;
         try {
             store.rollback();
         } finally {
@@ -833,6 +841,7 @@ public final class KvStore implements AutoCloseable {
     }
 
     private void unlockWrite() {
+        changes++;
         try {
             if (transaction == null && store.getUnsavedMemory() > COMMIT_MEMORY) {
                 commit("write");
@@ -843,6 +852,11 @@ public final class KvStore implements AutoCloseable {
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /** The number of calls so far that may have changed records (see {@link KvCursor}). */
+    long changes() {
+        return changes;
     }
 
     void checkOpen() {

@@ -162,6 +162,17 @@ public final class RubyDB extends RubyObject {
                 RubyString.newString(context.runtime, errorMessage));
     }
 
+    /**
+     * {@code sluice_note(code, message)} (private): records an error without raising, as Kyoto Cabinet leaves one
+     * behind a call that succeeded (NOREC after the walk of {@code match_prefix}, SUCCESS after {@code close}). nil.
+     */
+    @JRubyMethod(name = "sluice_note", visibility = Visibility.PRIVATE)
+    public IRubyObject sluiceNote(ThreadContext context, IRubyObject code, IRubyObject message) {
+        errorCode = (int) toLong(context, code);
+        errorMessage = message.convertToString().decodeString();
+        return context.nil;
+    }
+
     private IRubyObject fail(ThreadContext context, int code, String message) {
         errorCode = code;
         errorMessage = message;
@@ -512,12 +523,18 @@ public final class RubyDB extends RubyObject {
             long max = args.length > 1 && !args[1].isNil() ? toLong(context, args[1]) : -1;
             RubyArray<?> out = Create.newArray(context);
             KvCursor c = s.cursor();
-            for (boolean more = c.jump(prefix); more && (max < 0 || out.size() < max); more = c.step()) {
+            boolean more = c.jump(prefix);
+            for (; more && (max < 0 || out.size() < max); more = c.step()) {
                 byte[] k = c.key();
                 if (k.length < prefix.length || !Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length)) {
                     break;
                 }
                 out.append(context, string(context.runtime, k, encoding));
+            }
+            if (!more) {
+                // Kyoto Cabinet's walk steps its cursor past the last record, which leaves NOREC behind.
+                errorCode = NOREC;
+                errorMessage = "no record";
             }
             return out;
         } catch (RuntimeException e) {
@@ -673,6 +690,8 @@ public final class RubyDB extends RubyObject {
             } finally {
                 store = null;
             }
+            errorCode = SUCCESS;
+            errorMessage = "no error";
             return context.tru;
         } catch (RuntimeException e) {
             return storeFailed(context, e, "close", context.fals);
@@ -722,6 +741,13 @@ public final class RubyDB extends RubyObject {
     @JRubyMethod(name = "sluice_usable", visibility = Visibility.PRIVATE)
     public IRubyObject sluiceUsable(ThreadContext context, IRubyObject writable) {
         return (writable.isTrue() ? writable(context) : open(context)) != null ? context.tru : context.fals;
+    }
+
+    /** {@code sluice_writable?} (private): whether the database is open for writing, recording nothing. */
+    @JRubyMethod(name = "sluice_writable?", visibility = Visibility.PRIVATE)
+    public IRubyObject sluiceWritable(ThreadContext context) {
+        KvStore s = store;
+        return s != null && !s.isClosed() && s.isWritable() ? context.tru : context.fals;
     }
 
     /** {@code sluice_value(key)} (private): the value, or nil, recording no error (the visitors' read). */

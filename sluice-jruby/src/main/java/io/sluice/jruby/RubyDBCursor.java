@@ -98,7 +98,7 @@ public final class RubyDBCursor extends RubyObject {
         }
     }
 
-    /** {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step if asked; nil (error NOREC) when nowhere. */
+    /** {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step on if asked; nil (error NOREC) when nowhere. */
     @JRubyMethod(name = {"key", "get_key"}, optional = 1)
     public IRubyObject key(ThreadContext context, IRubyObject[] args) {
         return current(context, args, 0);
@@ -134,7 +134,8 @@ public final class RubyDBCursor extends RubyObject {
                 default -> Create.newArray(context, RubyDB.string(runtime, k, db.encoding), RubyDB.string(runtime, c.value(), db.encoding));
             };
             if (args.length > 0 && args[0].isTrue()) {
-                c.step();
+                // Kyoto Cabinet's cursor steps on in the direction it last moved.
+                c.stepOn();
             }
             return out;
         } catch (RuntimeException e) {
@@ -151,6 +152,17 @@ public final class RubyDBCursor extends RubyObject {
         try {
             KvCursor c = cursor(context);
             return c != null && c.refresh() ? context.tru : context.fals;
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "cursor", context.fals);
+        }
+    }
+
+    /** {@code sluice_step_on} (private): a step in the direction the cursor last moved; whether on a record. */
+    @JRubyMethod(name = "sluice_step_on", visibility = org.jruby.runtime.Visibility.PRIVATE)
+    public IRubyObject sluiceStepOn(ThreadContext context) {
+        try {
+            KvCursor c = cursor(context);
+            return c != null && c.stepOn() ? context.tru : context.fals;
         } catch (RuntimeException e) {
             return db.storeFailed(context, e, "cursor", context.fals);
         }
