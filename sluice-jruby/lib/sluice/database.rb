@@ -407,7 +407,7 @@ module Sluice
     # Sets every record of the snapshot file +src+ (see #dump_snapshot), keeping the others; true, or false with the
     # error (NOREPOS for a missing file, SYSTEM for one that is not a snapshot).
     def load_snapshot(src)
-      return false unless sluice_usable(true)
+      return false unless sluice_usable(false)
 
       begin
         data = ::File.binread(src.to_s)
@@ -416,6 +416,7 @@ module Sluice
       end
       records = Sluice::DB.sluice_parse_snapshot(data)
       return sluice_fail(Error::SYSTEM, "load_snapshot(#{src}): not a snapshot file, or cut short") unless records
+      return false unless sluice_usable(true)
 
       records.each { |k, v| set(k, v) or return false }
       true
@@ -424,17 +425,19 @@ module Sluice
     # Copies the records of every database in +srcary+ into this one, as +mode+ says: MSET (replace), MADD (keep
     # what is here), MREPLACE (only keys here already), MAPPEND (append to what is here). True, or false.
     def merge(srcary, mode = MSET)
-      return false unless sluice_usable(true)
+      return false unless sluice_usable(false)
+      return sluice_fail(Error::INVALID, "merge: unknown mode #{mode}") unless [MSET, MADD, MREPLACE, MAPPEND].include?(mode)
 
       srcary.each do |src|
         src.each do |k, v|
-          case mode
-          when MSET then set(k, v)
-          when MADD then add(k, v)
-          when MREPLACE then replace(k, v)
-          when MAPPEND then append(k, v)
-          else return sluice_fail(Error::INVALID, "merge: unknown mode #{mode}")
-          end
+          done = case mode
+                 when MSET then set(k, v)
+                 when MADD then add(k, v)
+                 when MREPLACE then replace(k, v)
+                 else append(k, v)
+                 end
+          # A key kept by MADD or skipped by MREPLACE is no failure of the merge (its DUPREC or NOREC stays noted).
+          return false unless done || [Error::DUPREC, Error::NOREC].include?(error.code)
         end
       end
       true
@@ -612,8 +615,9 @@ module Sluice
         changed = !(result.nil? || result.equal?(Visitor::NOP))
         # After a write the cursor reads the tree again at its key: the new value, or after REMOVE the next record,
         # which is where a step would have gone.
-        sluice_reposition(key) if changed
-        sluice_step_on if step && !result.equal?(Visitor::REMOVE)
+        on = changed ? sluice_reposition(key) : true
+        on = sluice_step_on if step && !result.equal?(Visitor::REMOVE)
+        sluice_off_the_end unless on
         true
       end
 
@@ -624,7 +628,7 @@ module Sluice
         key = self.key(false) or return false
         db.set(key, value) or return false
         sluice_reposition(key)
-        sluice_step_on if step
+        sluice_off_the_end if step && !sluice_step_on
         true
       end
 
@@ -634,7 +638,7 @@ module Sluice
 
         key = self.key(false) or return false
         db.remove(key) or return false
-        sluice_reposition(key)
+        sluice_off_the_end unless sluice_reposition(key)
         true
       end
 
@@ -644,12 +648,20 @@ module Sluice
 
         pair = get(false) or return nil
         db.remove(pair[0]) or return nil
-        sluice_reposition(pair[0])
+        sluice_off_the_end unless sluice_reposition(pair[0])
         pair
       end
 
       def inspect
         "#<#{self.class}>"
+      end
+
+      private
+
+      # A move that went past the last record leaves NOREC, as Kyoto Cabinet's cursor does, even when the call
+      # itself succeeded.
+      def sluice_off_the_end
+        db.send(:sluice_note, Error::NOREC, "no record")
       end
     end
   end

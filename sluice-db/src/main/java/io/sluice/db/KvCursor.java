@@ -6,8 +6,9 @@ import org.h2.mvstore.MVMap;
 /**
  * A position among a {@link KvStore}'s keys, moving in key order. Steps walk one version of the tree while no write
  * is made; after a write (by any thread) the cursor reads the tree as it is now, as Kyoto Cabinet's cursor does: its
- * key and value are those of its key now (or, if that key was removed, of the next key in the direction it last
- * moved), and a step goes to the key after its key now. One thread at a time; any number of cursors at once.
+ * key and value are those of its key now (or, if that key was removed by another call, of the next key after it),
+ * and a step goes to the key after (or before) its key now. {@link KvStore#clear} and an aborted transaction leave every
+ * cursor nowhere. One thread at a time; any number of cursors at once.
  */
 public final class KvCursor {
     private final KvStore owner;
@@ -16,12 +17,22 @@ public final class KvCursor {
     private boolean forward;
     private byte[] key;
     private byte[] value;
+    /** Whether the cursor reads the tree again after writes (else it walks the version of its jump). */
+    private final boolean live;
     /** The store's count of changes when the cursor last read the tree. */
     private long seen;
+    /** The store's count of clears and aborts when the cursor jumped: one since leaves it nowhere. */
+    private long clears;
 
-    KvCursor(KvStore owner, MVMap<byte[], byte[]> map) {
+    KvCursor(KvStore owner, MVMap<byte[], byte[]> map, boolean live) {
         this.owner = owner;
         this.map = map;
+        this.live = live;
+    }
+
+    /** Whether writes were made since the cursor last read the tree, and it is to see them. */
+    private boolean stale() {
+        return live && seen != owner.changes();
     }
 
     /** Moves to the first key at or after {@code from} (the first key when null); returns whether there is one. */
@@ -29,6 +40,7 @@ public final class KvCursor {
         owner.checkOpen();
         forward = true;
         seen = owner.changes();
+        clears = owner.clears();
         cursor = map.cursor(from);
         return advance();
     }
@@ -38,6 +50,7 @@ public final class KvCursor {
         owner.checkOpen();
         forward = false;
         seen = owner.changes();
+        clears = owner.clears();
         cursor = map.cursor(from, null, true);
         return advance();
     }
@@ -47,10 +60,15 @@ public final class KvCursor {
         if (key == null) {
             return false;
         }
-        if (!forward || seen != owner.changes()) {
+        if (!forward || stale()) {
+            if (clears != owner.clears()) {
+                return clear();
+            }
             forward = true;
             seen = owner.changes();
-            byte[] higher = map.higherKey(key);
+            // A key removed by another call: Kyoto Cabinet's cursor first finds its place at the next key, then steps.
+            byte[] at = map.containsKey(key) ? key : map.ceilingKey(key);
+            byte[] higher = at == null ? null : map.higherKey(at);
             if (higher == null) {
                 return clear();
             }
@@ -64,7 +82,10 @@ public final class KvCursor {
         if (key == null) {
             return false;
         }
-        if (forward || seen != owner.changes()) {
+        if (forward || stale()) {
+            if (clears != owner.clears()) {
+                return clear();
+            }
             forward = false;
             seen = owner.changes();
             byte[] lower = map.lowerKey(key);
@@ -95,16 +116,33 @@ public final class KvCursor {
 
     /** The current key (the store's own array), or null when the cursor is nowhere or past either end. */
     public byte[] key() {
-        if (key != null && seen != owner.changes()) {
-            refresh();
+        if (key != null && stale()) {
+            resync();
         }
         return key;
     }
 
+    /**
+     * After writes: the cursor's key if it is still there, else the next key after it, whichever way the cursor was
+     * moving (Kyoto Cabinet's cursor finds its place again that way), keeping its direction for the next step.
+     */
+    private void resync() {
+        if (clears != owner.clears()) {
+            clear();
+            return;
+        }
+        boolean back = !forward;
+        if (jump(key) && back) {
+            forward = false;
+            cursor = map.cursor(key, null, true);
+            cursor.next();
+        }
+    }
+
     /** The current value (the store's own array), or null when the cursor is nowhere or past either end. */
     public byte[] value() {
-        if (key != null && seen != owner.changes()) {
-            refresh();
+        if (key != null && stale()) {
+            resync();
         }
         return value;
     }
@@ -126,6 +164,9 @@ public final class KvCursor {
     public boolean refresh() {
         if (key == null) {
             return false;
+        }
+        if (clears != owner.clears()) {
+            return clear();
         }
         return forward ? jump(key) : jumpBack(key);
     }

@@ -95,6 +95,11 @@ public final class KvStore implements AutoCloseable {
      * the tree it walks is no longer the one it positioned itself on.
      */
     private volatile long changes;
+    /**
+     * Counts the calls to {@link #clear} and the aborted transactions, after which cursors are nowhere (as Kyoto
+     * Cabinet's are: its tree database disables them).
+     */
+    private volatile long clears;
     /** What opening found missing from a file cut short, or null. */
     private String droppedAtOpen;
 
@@ -581,10 +586,11 @@ public final class KvStore implements AutoCloseable {
         }
     }
 
-    /** Removes every record. */
+    /** Removes every record; every cursor is then nowhere. */
     public void clear() {
         lockWrite();
         try {
+            clears++;
             map.clear();
         } finally {
             unlockWrite();
@@ -630,7 +636,16 @@ public final class KvStore implements AutoCloseable {
     /** A cursor, positioned nowhere until {@link KvCursor#jump}; see there what it sees. */
     public KvCursor cursor() {
         checkOpen();
-        return new KvCursor(this, map);
+        return new KvCursor(this, map, true);
+    }
+
+    /**
+     * A cursor that walks the tree as it was at its jump, whatever is written meanwhile (a walk that visits each
+     * record once while it writes, as Kyoto Cabinet's {@code iterate} does).
+     */
+    public KvCursor snapshotCursor() {
+        checkOpen();
+        return new KvCursor(this, map, false);
     }
 
     /**
@@ -725,10 +740,11 @@ public final class KvStore implements AutoCloseable {
         return path == null ? "memory" : path.toString();
     }
 
-    /** Ends this thread's transaction, undoing its writes. */
+    /** Ends this thread's transaction, undoing its writes; every cursor is then nowhere. */
     public void abortTransaction() {
         checkTransaction();
         changes++;
+        clears++;
         try {
             store.rollback();
         } finally {
@@ -852,6 +868,11 @@ public final class KvStore implements AutoCloseable {
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /** The number of calls to {@link #clear} and of aborted transactions so far. */
+    long clears() {
+        return clears;
     }
 
     /** The number of calls so far that may have changed records (see {@link KvCursor}). */

@@ -168,9 +168,14 @@ public final class RubyDB extends RubyObject {
      */
     @JRubyMethod(name = "sluice_note", visibility = Visibility.PRIVATE)
     public IRubyObject sluiceNote(ThreadContext context, IRubyObject code, IRubyObject message) {
-        errorCode = (int) toLong(context, code);
-        errorMessage = message.convertToString().decodeString();
+        note((int) toLong(context, code), message.convertToString().decodeString());
         return context.nil;
+    }
+
+    /** Records an error without raising (see {@code sluice_note}). */
+    void note(int code, String message) {
+        errorCode = code;
+        errorMessage = message;
     }
 
     private IRubyObject fail(ThreadContext context, int code, String message) {
@@ -360,6 +365,10 @@ public final class RubyDB extends RubyObject {
                 fail(context, NOREC, "no record");
                 return context.nil;
             }
+            if (s.ceilingKey(first[0]) == null) {
+                // Kyoto Cabinet's shift seizes through a cursor, which then steps past the last record.
+                note(NOREC, "no record");
+            }
             return Create.newArray(context, string(context.runtime, first[0], encoding),
                     string(context.runtime, first[1], encoding));
         } catch (RuntimeException e) {
@@ -438,6 +447,11 @@ public final class RubyDB extends RubyObject {
     @JRubyMethod(name = "set_bulk", required = 1, optional = 1)
     public IRubyObject setBulk(ThreadContext context, IRubyObject[] args) {
         try {
+            if (args[0].convertToHash().isEmpty() && args.length > 1 && !args[1].isTrue()) {
+                // Kyoto Cabinet's non-atomic form checks each record, so nothing to set is no error, even on a
+                // reader (its atomic form checks the database first).
+                return open(context) == null ? asFixnum(context, -1) : asFixnum(context, 0);
+            }
             KvStore s = writable(context);
             if (s == null) {
                 return asFixnum(context, -1);
@@ -491,6 +505,10 @@ public final class RubyDB extends RubyObject {
     @JRubyMethod(name = "remove_bulk", required = 1, optional = 1)
     public IRubyObject removeBulk(ThreadContext context, IRubyObject[] args) {
         try {
+            boolean atomic = args.length < 2 || args[1].isTrue();
+            if (args[0].convertToArray().isEmpty() && !atomic) {
+                return open(context) == null ? asFixnum(context, -1) : asFixnum(context, 0);
+            }
             KvStore s = writable(context);
             if (s == null) {
                 return asFixnum(context, -1);
@@ -501,7 +519,12 @@ public final class RubyDB extends RubyObject {
                 list.add(bytes(keys.eltInternal(i)));
             }
             try {
-                return asFixnum(context, s.removeAll(list, args.length < 2 || args[1].isTrue()));
+                long removed = s.removeAll(list, atomic);
+                if (!atomic && removed < list.size()) {
+                    // Kyoto Cabinet's non-atomic form removes one by one, and a key without a record leaves NOREC.
+                    note(NOREC, "no record");
+                }
+                return asFixnum(context, removed);
             } catch (IOException e) {
                 fail(context, SYSTEM, e.getMessage());
                 return asFixnum(context, -1);
@@ -527,14 +550,15 @@ public final class RubyDB extends RubyObject {
             for (; more && (max < 0 || out.size() < max); more = c.step()) {
                 byte[] k = c.key();
                 if (k.length < prefix.length || !Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length)) {
+                    // Kyoto Cabinet reads each key with a step, this one too.
+                    more = c.step();
                     break;
                 }
                 out.append(context, string(context.runtime, k, encoding));
             }
             if (!more) {
-                // Kyoto Cabinet's walk steps its cursor past the last record, which leaves NOREC behind.
-                errorCode = NOREC;
-                errorMessage = "no record";
+                // Kyoto Cabinet's walk leaves NOREC behind when its cursor stepped past the last record.
+                note(NOREC, "no record");
             }
             return out;
         } catch (RuntimeException e) {
@@ -792,7 +816,7 @@ public final class RubyDB extends RubyObject {
             return context.fals;
         }
         try {
-            KvCursor c = s.cursor();
+            KvCursor c = s.snapshotCursor();
             for (boolean more = c.jump(null); more; more = c.step()) {
                 block.yield(context, Create.newArray(context, string(context.runtime, c.key(), encoding),
                         string(context.runtime, c.value(), encoding)));

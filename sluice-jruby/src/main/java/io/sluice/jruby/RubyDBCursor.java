@@ -64,7 +64,14 @@ public final class RubyDBCursor extends RubyObject {
                 return context.fals;
             }
             byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
-            return c.jumpBack(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+            if (!c.jumpBack(from)) {
+                return db.cursorFail(context, RubyDB.NOREC, "no record");
+            }
+            if (from != null && store.ceilingKey(from) == null) {
+                // Kyoto Cabinet looks for a key at or after the one given first, and notes NOREC when there is none.
+                db.note(RubyDB.NOREC, "no record");
+            }
+            return context.tru;
         } catch (RuntimeException e) {
             return db.storeFailed(context, e, "jump_back", context.fals);
         }
@@ -134,8 +141,10 @@ public final class RubyDBCursor extends RubyObject {
                 default -> Create.newArray(context, RubyDB.string(runtime, k, db.encoding), RubyDB.string(runtime, c.value(), db.encoding));
             };
             if (args.length > 0 && args[0].isTrue()) {
-                // Kyoto Cabinet's cursor steps on in the direction it last moved.
-                c.stepOn();
+                // Kyoto Cabinet's cursor steps on in the direction it last moved, and off the end leaves NOREC.
+                if (!c.stepOn()) {
+                    db.note(RubyDB.NOREC, "no record");
+                }
             }
             return out;
         } catch (RuntimeException e) {
