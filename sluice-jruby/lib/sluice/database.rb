@@ -13,14 +13,16 @@ module Sluice
   #   db.transaction { db.set("a", "1"); db.set("b", "2"); true }      # a true value commits
   #   db.close
   #
-  # Differences from Kyoto Cabinet, all in the direction of doing less:
+  # Differences from Kyoto Cabinet:
   # * Every file is a tree database, whatever its extension; tuning parameters after '#' in the path are accepted
   #   and ignored. The in-memory names ('%', ':', '*', '-', '+') all make an ordered store in memory.
   # * A file locked by another process fails at once (as with OTRYLOCK) instead of waiting; within one JVM a file
   #   can be open in one DB at a time, even read-only.
   # * Writes outside transactions are committed about once a second and on close/synchronize, not at each call;
   #   OAUTOTRAN and OAUTOSYNC are accepted and ignored (use transactions for atomic, durable groups of writes).
-  # * Methods Kyoto Cabinet has and this store has not raise NotImplementedError.
+  # * copy commits first and copies what is committed (Kyoto Cabinet copies the file as it is).
+  # * Error#name is the code's constant name (NOREC), where Kyoto Cabinet says "no record".
+  # docs/db.md lists these with their reasons; test/db_differential_test.rb compares the rest with Kyoto Cabinet.
   # * With GEXCEPTIONAL, an open the system refuses (permission denied, a read-only file system, a file where a
   #   directory should be) raises the Errno:: class File.open would raise for that path, with the path and the cause
   #   in its message; db.error still records it (NOPERM for permission and read-only file systems, else SYSTEM).
