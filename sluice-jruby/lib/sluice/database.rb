@@ -22,10 +22,10 @@ module Sluice
   #   OAUTOTRAN and OAUTOSYNC are accepted and ignored (use transactions for atomic, durable groups of writes).
   # * copy commits first and copies what is committed (Kyoto Cabinet copies the file as it is).
   # * Error#name is the code's constant name (NOREC), where Kyoto Cabinet says "no record".
-  # docs/db.md lists these with their reasons; test/db_differential_test.rb compares the rest with Kyoto Cabinet.
   # * With GEXCEPTIONAL, an open the system refuses (permission denied, a read-only file system, a file where a
   #   directory should be) raises the Errno:: class File.open would raise for that path, with the path and the cause
   #   in its message; db.error still records it (NOPERM for permission and read-only file systems, else SYSTEM).
+  # docs/db.md lists these with their reasons; test/db_differential_test.rb compares the rest with Kyoto Cabinet.
   class DB
     # Open modes (Kyoto Cabinet's values).
     OREADER = 1 << 0
@@ -316,10 +316,14 @@ module Sluice
       visitor ||= block or raise LocalJumpError, "no block given"
       # The walk goes on over the tree as it was when it began, whatever the visitor changes.
       walk = lambda do
+        conflict = false
         sluice_each do |key, value|
-          return false unless Sluice::DB.sluice_apply(self, key, value, Sluice::DB.sluice_call(visitor, key, value),
-                                                      writable)
+          done = Sluice::DB.sluice_apply(self, key, value, Sluice::DB.sluice_call(visitor, key, value), writable)
+          return false unless done
+
+          conflict ||= done == :conflict
         end
+        conflict ? sluice_conflict : true
       end
       return false unless sluice_usable(writable)
 
@@ -418,7 +422,8 @@ module Sluice
       end
       records = Sluice::DB.sluice_parse_snapshot(data)
       return sluice_fail(Error::SYSTEM, "load_snapshot(#{src}): not a snapshot file, or cut short") unless records
-      return false unless sluice_usable(true)
+
+      # Record by record, as Kyoto Cabinet loads: a reader fails at the first record, not before.
 
       records.each { |k, v| set(k, v) or return false }
       true
@@ -507,9 +512,11 @@ module Sluice
       end
 
       # Applies a visitor's +result+ to +key+ of +db+ (+value+: its record, or nil); true or false.
+      # :conflict for a value returned to a read-only visit, which Kyoto Cabinet ignores and reports (LOGIC) once the
+      # visit is over.
       def sluice_apply(db, key, value, result, writable)
         return true if result.nil? || result.equal?(Visitor::NOP)
-        return db.send(:sluice_fail, Error::LOGIC, "confliction with the read-only parameter") unless writable
+        return :conflict unless writable
         return value.nil? || db.remove(key) if result.equal?(Visitor::REMOVE)
 
         db.set(key, result)
@@ -585,14 +592,21 @@ module Sluice
       result ? true : sluice_fail(Error::LOGIC, "postprocessing failed")
     end
 
+    def sluice_conflict
+      sluice_fail(Error::LOGIC, "confliction with the read-only parameter")
+    end
+
     def sluice_visit(keys, visitor, writable)
       visit = lambda do
+        conflict = false
         keys.each do |key|
           value = sluice_value(key)
-          result = Sluice::DB.sluice_call(visitor, key.to_s.b, value)
-          return false unless Sluice::DB.sluice_apply(self, key, value, result, writable)
+          done = Sluice::DB.sluice_apply(self, key, value, Sluice::DB.sluice_call(visitor, key.to_s.b, value), writable)
+          return false unless done
+
+          conflict ||= done == :conflict
         end
-        true
+        conflict ? sluice_conflict : true
       end
       return false unless sluice_usable(writable)
 
@@ -612,7 +626,14 @@ module Sluice
         at = get(false) or return false
         key, value = at
         result = Sluice::DB.sluice_call(visitor, key, value)
-        return false unless Sluice::DB.sluice_apply(db, key, value, result, writable)
+        done = Sluice::DB.sluice_apply(db, key, value, result, writable)
+        return false unless done
+
+        if done == :conflict
+          # Kyoto Cabinet steps all the same, then reports the value it ignored.
+          sluice_off_the_end if step && !sluice_step_on
+          return db.send(:sluice_conflict)
+        end
 
         changed = !(result.nil? || result.equal?(Visitor::NOP))
         # After a write the cursor reads the tree again at its key: the new value, or after REMOVE the next record,

@@ -351,13 +351,21 @@ public final class RubyDB extends RubyObject {
 
     /**
      * {@code shift}: removes the first record and returns {@code [key, value]}; nil with error NOREC when there is
-     * none, or NOPERM on a reader (whose every write Kyoto Cabinet refuses).
+     * none, else NOPERM on a reader (whose every write Kyoto Cabinet refuses).
      */
     @JRubyMethod(name = "shift")
     public IRubyObject shift(ThreadContext context) {
         try {
-            KvStore s = writable(context);
+            KvStore s = open(context);
             if (s == null) {
+                return context.nil;
+            }
+            // Kyoto Cabinet's shift looks for the first record before it tries to remove it.
+            if (s.ceilingKey(new byte[0]) == null) {
+                fail(context, NOREC, "no record");
+                return context.nil;
+            }
+            if (writable(context) == null) {
                 return context.nil;
             }
             byte[][] first = s.pollFirst();
