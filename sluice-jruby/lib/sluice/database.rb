@@ -21,7 +21,6 @@ module Sluice
   # * Writes outside transactions are committed about once a second and on close/synchronize, not at each call;
   #   OAUTOTRAN and OAUTOSYNC are accepted and ignored (use transactions for atomic, durable groups of writes).
   # * copy commits first and copies what is committed (Kyoto Cabinet copies the file as it is).
-  # * Error#name is the code's constant name (NOREC), where Kyoto Cabinet says "no record".
   # * With GEXCEPTIONAL, an open the system refuses (permission denied, a read-only file system, a file where a
   #   directory should be) raises the Errno:: class File.open would raise for that path, with the path and the cause
   #   in its message; db.error still records it (NOPERM for permission and read-only file systems, else SYSTEM).
@@ -45,8 +44,9 @@ module Sluice
     MEMORY_PATHS = %w[% : * - +].freeze
     private_constant :MEMORY_PATHS
 
-    # The error of a DB's last failed call (Kyoto Cabinet's KyotoCabinet::Error): code, name and message; raised as
-    # its subclass X<NAME> when the DB was made with GEXCEPTIONAL.
+    # The error of a DB's last failed call (Kyoto Cabinet's KyotoCabinet::Error): code, name ("no record") and
+    # message, an instance of the code's subclass X<NAME> (XNOREC), which is what is raised when the DB was made with
+    # GEXCEPTIONAL.
     class Error < RuntimeError
       SUCCESS = 0
       NOIMPL = 1
@@ -62,42 +62,55 @@ module Sluice
 
       attr_reader :code, :message
 
-      # Error.new(code, message), or Error::XNAME.new("NAME: message") as raised in exceptional mode.
-      def initialize(code = MISC, message = nil)
+      # Kyoto Cabinet's readable names of the codes.
+      CODE_NAMES = { SUCCESS => "success", NOIMPL => "not implemented", INVALID => "invalid operation",
+                     NOREPOS => "no repository", NOPERM => "no permission", BROKEN => "broken file",
+                     DUPREC => "record duplication", NOREC => "no record", LOGIC => "logical inconsistency",
+                     SYSTEM => "system error" }.freeze
+
+      # Error.new(code, message), or Error::XNAME.new(message) as raised in exceptional mode.
+      def initialize(code = nil, message = nil)
         if code.is_a?(String) && message.nil?
-          @code = self.class.const_defined?(:CODE, false) ? self.class::CODE : MISC
-          text = code.delete_prefix("#{Error.name_of(@code)}: ")
-        else
-          @code = code.to_i
-          text = message.to_s
+          message = code
+          code = nil
         end
-        @message = text
-        super(text)
+        @code = code.nil? ? (self.class.const_defined?(:CODE) ? self.class::CODE : SUCCESS) : code.to_i
+        @message = message.nil? ? "error" : message.to_s
+        super(@message)
       end
 
-      # The name of +code+: "NOREC".
+      # The constant name of +code+: "NOREC".
       def self.name_of(code)
         %i[SUCCESS NOIMPL INVALID NOREPOS NOPERM BROKEN DUPREC NOREC LOGIC SYSTEM MISC]
           .find { |n| Error.const_get(n) == code }.to_s
       end
 
-      # The code's name: "NOREC".
+      # The code's readable name, as Kyoto Cabinet gives it: "no record".
       def name
-        Error.name_of(@code)
+        CODE_NAMES.fetch(@code, "miscellaneous error")
       end
 
-      # "NAME: message".
+      # The code.
+      def to_i
+        @code
+      end
+
+      # "name: message", as Kyoto Cabinet's: "no record: no record".
       def to_s
         "#{name}: #{@message}"
       end
 
       def inspect
-        "#<#{self.class}: #{self}>"
+        "#<#{Error}: #{@code}: #{self}>"
       end
 
       # Whether the code is +other+ (an Integer or an Error).
       def ==(other)
         other.is_a?(Integer) ? @code == other : super
+      end
+
+      def !=(other)
+        !(self == other)
       end
 
       %i[SUCCESS NOIMPL INVALID NOREPOS NOPERM BROKEN DUPREC NOREC LOGIC SYSTEM MISC].each do |n|
@@ -143,8 +156,9 @@ module Sluice
 
     # The last error.
     def error
-      code, _name, message = sluice_error
-      Error.new(code, message)
+      code, name, message = sluice_error
+      # The subclass of the code, as Kyoto Cabinet's error is.
+      Error.const_get(:"X#{name.empty? ? 'MISC' : name}").new(code, message)
     end
 
     # The path the database was opened with (as given, without tuning parameters), nil when not open.

@@ -184,7 +184,7 @@ public final class RubyDB extends RubyObject {
         if (exceptional && (raising & (1 << code)) != 0) {
             RubyModule error = (RubyModule) getMetaClass().getRealClass().getConstant(context, "Error");
             RubyClass type = (RubyClass) error.getConstant(context, "X" + NAMES[code]);
-            throw context.runtime.newRaiseException(type, NAMES[code] + ": " + message);
+            throw context.runtime.newRaiseException(type, message);
         }
         return context.fals;
     }
