@@ -1,8 +1,9 @@
 # frozen_string_literal: true
 
 # Seeded random sequences of Kyoto Cabinet API calls, printed as a canonical transcript: one line per call with its
-# arguments, its result, the error code the database then holds, and the class of any exception. The same script runs
-# under MRI against the real Kyoto Cabinet and under JRuby against Sluice::DB (db_differential_test.rb compares the two):
+# arguments, its result, the error code the database then holds, and the class of any exception. The same script
+# runs under MRI against the real Kyoto Cabinet and under JRuby against Sluice::DB (db_differential_test.rb compares
+# the two):
 #
 #   ruby kc_differential.rb kyotocabinet SEED STEPS DIR       # MRI, require "kyotocabinet"
 #   jruby kc_differential.rb sluice/kyotocabinet SEED STEPS DIR

@@ -150,8 +150,8 @@ module Sluice
         return sluice_open(nil, true, true, false)
       end
       @path = name
-      sluice_open(::File.absolute_path(name), writable, writable && (mode & OCREATE) != 0, writable && (mode & OTRUNCATE) != 0,
-                  (mode & ONOREPAIR).zero?)
+      sluice_open(::File.absolute_path(name), writable, writable && (mode & OCREATE) != 0,
+                  writable && (mode & OTRUNCATE) != 0, (mode & ONOREPAIR).zero?)
     end
 
     # The last error.
@@ -404,9 +404,9 @@ module Sluice
       sluice_copy(dest.to_s)
     end
 
-    # Writes every record to +dest+ in Kyoto Cabinet's snapshot format ("KCSS\n" and a 0 byte, then per record a 0 byte, the
-    # key's and the value's sizes as base-128 numbers and the bytes, then 0xFF), which #load_snapshot (and Kyoto
-    # Cabinet's) reads. True, or false with the error.
+    # Writes every record to +dest+ in Kyoto Cabinet's snapshot format ("KCSS\n" and a 0 byte, then per record a 0
+    # byte, the key's and the value's sizes as base-128 numbers and the bytes, then 0xFF), which #load_snapshot (and
+    # Kyoto Cabinet's) reads. True, or false with the error.
     def dump_snapshot(dest)
       return false unless sluice_usable(false)
 
@@ -447,7 +447,9 @@ module Sluice
     # what is here), MREPLACE (only keys here already), MAPPEND (append to what is here). True, or false.
     def merge(srcary, mode = MSET)
       return false unless sluice_usable(false)
-      return sluice_fail(Error::INVALID, "merge: unknown mode #{mode}") unless [MSET, MADD, MREPLACE, MAPPEND].include?(mode)
+      unless [MSET, MADD, MREPLACE, MAPPEND].include?(mode)
+        return sluice_fail(Error::INVALID, "merge: unknown mode #{mode}")
+      end
 
       srcary.each do |src|
         src.each do |k, v|

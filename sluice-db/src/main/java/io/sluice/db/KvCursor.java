@@ -7,8 +7,8 @@ import org.h2.mvstore.MVMap;
  * A position among a {@link KvStore}'s keys, moving in key order. Steps walk one version of the tree while no write
  * is made; after a write (by any thread) the cursor reads the tree as it is now, as Kyoto Cabinet's cursor does: its
  * key and value are those of its key now (or, if that key was removed by another call, of the next key after it),
- * and a step goes to the key after (or before) its key now. {@link KvStore#clear} and an aborted transaction leave every
- * cursor nowhere. One thread at a time; any number of cursors at once.
+ * and a step goes to the key after (or before) its key now. {@link KvStore#clear} and an aborted transaction leave
+ * every cursor nowhere. One thread at a time; any number of cursors at once.
  */
 public final class KvCursor {
     private final KvStore owner;

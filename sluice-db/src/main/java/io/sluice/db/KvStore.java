@@ -185,7 +185,7 @@ public final class KvStore implements AutoCloseable {
         // fails writing a header with NonWritableChannelException) left the file open and locked until the JVM exits.
         // Read before MVStore opens and locks the file: closing a second channel on a file drops this process's
         // POSIX locks on it.
-        Tail tail = Files.exists(p) ? Tail.read(p) : null;
+        Tail tail = Files.isRegularFile(p) ? Tail.read(p) : null;
         SingleFileStore file = new SingleFileStore(new HashMap<>());
         boolean success = false;
         try {
@@ -277,7 +277,8 @@ public final class KvStore implements AutoCloseable {
         private static final int FOOTER = 128;
         private static final int BLOCK = 4096;
 
-        static Tail read(Path p) throws IOException {
+        /** The tail of {@code p}, or null when it cannot be read (the opening then reports why). */
+        static Tail read(Path p) {
             try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p)) {
                 long size = ch.size();
                 if (size < FOOTER) {
@@ -289,6 +290,8 @@ public final class KvStore implements AutoCloseable {
                 }
                 return new Tail(size, new String(b.array(), 0, b.position(),
                         java.nio.charset.StandardCharsets.ISO_8859_1));
+            } catch (IOException e) {
+                return null;
             }
         }
 

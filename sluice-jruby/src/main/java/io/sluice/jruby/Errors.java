@@ -177,7 +177,8 @@ final class Errors {
                 case DataUtils.ERROR_CLOSED -> RubyDB.INVALID;
                 default -> RubyDB.MISC;
             };
-            case UncheckedIOException u -> u.getCause() instanceof DamagedStoreException ? RubyDB.BROKEN : RubyDB.SYSTEM;
+            case UncheckedIOException u ->
+                    u.getCause() instanceof DamagedStoreException ? RubyDB.BROKEN : RubyDB.SYSTEM;
             case ReadOnlyStoreException r -> RubyDB.NOPERM;
             case IllegalStateException i -> RubyDB.INVALID;
             default -> thrownByTheStoreLibrary(e) ? RubyDB.BROKEN : -1;

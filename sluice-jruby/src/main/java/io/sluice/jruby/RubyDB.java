@@ -835,7 +835,7 @@ public final class RubyDB extends RubyObject {
         }
     }
 
-    /** {@code sluice_copy(dest)} (private): copies the file to {@code dest} (see {@link KvStore#copyTo}); true or false. */
+    /** {@code sluice_copy(dest)} (private): copies the file to {@code dest} ({@link KvStore#copyTo}); true or false. */
     @JRubyMethod(name = "sluice_copy", visibility = Visibility.PRIVATE)
     public IRubyObject sluiceCopy(ThreadContext context, IRubyObject dest) {
         KvStore s = open(context);

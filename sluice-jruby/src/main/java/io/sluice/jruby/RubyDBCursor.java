@@ -105,7 +105,10 @@ public final class RubyDBCursor extends RubyObject {
         }
     }
 
-    /** {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step on if asked; nil (error NOREC) when nowhere. */
+    /**
+     * {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step on if asked;
+     * nil (error NOREC) when nowhere.
+     */
     @JRubyMethod(name = {"key", "get_key"}, optional = 1)
     public IRubyObject key(ThreadContext context, IRubyObject[] args) {
         return current(context, args, 0);
@@ -138,7 +141,8 @@ public final class RubyDBCursor extends RubyObject {
             IRubyObject out = switch (what) {
                 case 0 -> RubyDB.string(runtime, k, db.encoding);
                 case 1 -> RubyDB.string(runtime, c.value(), db.encoding);
-                default -> Create.newArray(context, RubyDB.string(runtime, k, db.encoding), RubyDB.string(runtime, c.value(), db.encoding));
+                default -> Create.newArray(context, RubyDB.string(runtime, k, db.encoding),
+                        RubyDB.string(runtime, c.value(), db.encoding));
             };
             if (args.length > 0 && args[0].isTrue()) {
                 // Kyoto Cabinet's cursor steps on in the direction it last moved, and off the end leaves NOREC.
