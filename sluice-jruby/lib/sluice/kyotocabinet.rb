@@ -7,7 +7,7 @@
 #   db = KyotoCabinet::DB.new
 #   db.open("index.kct", KyotoCabinet::DB::OWRITER | KyotoCabinet::DB::OCREATE)
 #
-# Defines KyotoCabinet::DB, KyotoCabinet::Cursor and KyotoCabinet::Error. Refuses to load over a real Kyoto Cabinet.
+# Defines KyotoCabinet::DB, Cursor, Error, Visitor and FileProcessor. Refuses to load over a real Kyoto Cabinet.
 
 require "sluice/db"
 
@@ -19,5 +19,7 @@ module KyotoCabinet
   DB = Sluice::DB unless const_defined?(:DB)
   Cursor = Sluice::DB::Cursor unless const_defined?(:Cursor)
   Error = Sluice::DB::Error unless const_defined?(:Error)
+  Visitor = Sluice::DB::Visitor unless const_defined?(:Visitor)
+  FileProcessor = Sluice::DB::FileProcessor unless const_defined?(:FileProcessor)
   VERSION = "sluice-#{Sluice::VERSION}" unless const_defined?(:VERSION)
 end

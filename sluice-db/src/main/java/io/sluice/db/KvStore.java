@@ -61,10 +61,15 @@ import org.h2.mvstore.SingleFileStore;
  * read-only: the JDK refuses a second lock on a file its process holds one on.
  *
  * <h2>Damaged files</h2>
- * Opening reads the file's headers and its newest chunk: a file that is not a store, or whose headers or newest
- * chunk are damaged, fails to open with an {@link IOException} naming it, and leaves the file unlocked. MVStore does
- * not check the bytes of each page, so a page damaged after it was written may still read as wrong records, or fail
- * the read that meets it with MVStore's unchecked {@link MVStoreException}.
+ * Opening reads the file's headers and its newest chunk: a file that is not a store (an empty file opened
+ * read-only, another format), or whose headers are damaged, fails to open with a {@link DamagedStoreException}
+ * naming it, and leaves the file unlocked. A file cut short (an interrupted copy, a crash in the middle of a commit)
+ * opens at its newest complete version; opening compares that version with the one the file's header names and with
+ * the footer its last bytes should hold, and {@link #droppedAtOpen} then names what was lost (with
+ * {@code repair} false, {@link #open(Path, boolean, boolean, boolean, boolean)} refuses the file instead). A file cut
+ * exactly at the end of an older version, whose header is older too, cannot be told from a whole older file. MVStore
+ * does not check the bytes of each page, so a page damaged after it was written may still read as wrong records, or
+ * fail the read that meets it with MVStore's unchecked {@link MVStoreException}.
  */
 public final class KvStore implements AutoCloseable {
     /** Bytes of uncommitted changes after which a write outside a transaction commits them. */
@@ -85,6 +90,18 @@ public final class KvStore implements AutoCloseable {
     private volatile boolean closed;
     /** Why the store closed itself, or null. */
     private volatile String closedBecause;
+    /**
+     * Counts the calls that may have changed records (writes, bulk writes, aborts), so that a cursor can tell that
+     * the tree it walks is no longer the one it positioned itself on.
+     */
+    private volatile long changes;
+    /**
+     * Counts the calls to {@link #clear} and the aborted transactions, after which cursors are nowhere (as Kyoto
+     * Cabinet's are: its tree database disables them).
+     */
+    private volatile long clears;
+    /** What opening found missing from a file cut short, or null. */
+    private String droppedAtOpen;
 
     private KvStore(MVStore store, MVMap<byte[], byte[]> map, FileStore<?> file, Path path, boolean writable) {
         this.store = store;
@@ -135,18 +152,41 @@ public final class KvStore implements AutoCloseable {
      * @param create whether a missing file is created (only when writable)
      * @param truncate whether every record is removed on opening (only when writable)
      * @throws NoSuchFileException if the file does not exist and {@code create} is false
-     * @throws IOException if the file is locked by another process or store, is not a store (an empty or damaged
-     *     file too; a Kyoto Cabinet file, said to be one), or cannot be read; the message names the file
+     * @throws DamagedStoreException if the file is not a store (an empty file opened read-only, another format, a
+     *     damaged header or newest chunk; a Kyoto Cabinet file is said to be one)
+     * @throws IOException if the file is locked by another process or store, or cannot be read; the message names
+     *     the file
      */
     public static KvStore open(Path path, boolean writable, boolean create, boolean truncate) throws IOException {
+        return open(path, writable, create, truncate, true);
+    }
+
+    /**
+     * Opens the store in file {@code path}, as {@link #open(Path, boolean, boolean, boolean)} does, and says what to
+     * do with a file cut short (see "Damaged files" in the class comment).
+     *
+     * @param repair whether a file cut short opens at its newest complete version, with {@link #droppedAtOpen}
+     *     saying what is missing; if false it is refused with a {@link DamagedStoreException}
+     * @throws DamagedStoreException if the file is not a store, or is cut short and {@code repair} is false
+     * @throws IOException as {@link #open(Path, boolean, boolean, boolean)}
+     */
+    public static KvStore open(Path path, boolean writable, boolean create, boolean truncate, boolean repair)
+            throws IOException {
         Path p = path.toAbsolutePath();
         if (!Files.exists(p) && !(writable && create)) {
             throw new NoSuchFileException(p.toString(), null, "open: no such store file");
         }
         KyotoCabinetFiles.refuse(p);
+        if (!writable && Files.isRegularFile(p) && Files.size(p) == 0) {
+            // A writer makes a store of an empty file; a reader cannot, and MVStore would try to write a header.
+            throw new DamagedStoreException("open(" + p + "): the file is empty, not a store file");
+        }
         // The file store is opened here and handed to MVStore rather than named to it: MVStore closes a file it
         // opened itself only when its own exception stops the opening, and any other (an empty file opened read-only
         // fails writing a header with NonWritableChannelException) left the file open and locked until the JVM exits.
+        // Read before MVStore opens and locks the file: closing a second channel on a file drops this process's
+        // POSIX locks on it.
+        Tail tail = Files.isRegularFile(p) ? Tail.read(p) : null;
         SingleFileStore file = new SingleFileStore(new HashMap<>());
         boolean success = false;
         try {
@@ -164,7 +204,12 @@ public final class KvStore implements AutoCloseable {
                     throw new IOException("open(" + p + "): not a readable store file (map '" + MAP_NAME
                             + "' has the id " + map.getId() + " of one of MVStore's own maps)");
                 }
+                String dropped = tail == null ? null : tail.dropped(s, map, p);
+                if (dropped != null && !repair) {
+                    throw new DamagedStoreException(dropped + "; not opened, as asked (no repair)", true);
+                }
                 KvStore kv = new KvStore(s, map, file, p, writable);
+                kv.droppedAtOpen = dropped;
                 if (truncate && writable) {
                     kv.map.clear();
                     s.commit();
@@ -188,18 +233,31 @@ public final class KvStore implements AutoCloseable {
                     throw new IOException("open(" + p + "): " + cause(io), e);
                 }
             }
+            if (isDamage(e)) {
+                throw new DamagedStoreException("open(" + p + "): not a readable store file: "
+                        + withoutVersion(e.getMessage()), e);
+            }
             throw new IOException("open(" + p + "): " + withoutVersion(e.getMessage()), e);
         } catch (IllegalArgumentException e) {
             // MVStore's answer to a missing directory, among others.
             throw new IOException("open(" + p + "): " + e.getMessage(), e);
         } catch (RuntimeException e) {
             // MVStore does not guard every step against a damaged or foreign file.
-            throw new IOException("open(" + p + "): not a readable store file (" + e + ")", e);
+            throw new DamagedStoreException("open(" + p + "): not a readable store file (" + e + ")", e);
         } finally {
             if (!success) {
                 closeQuietly(file);
             }
         }
+    }
+
+    /** Whether MVStore's exception says the file's bytes are wrong (rather than that a system call failed). */
+    static boolean isDamage(MVStoreException e) {
+        return switch (e.getErrorCode()) {
+            case DataUtils.ERROR_FILE_CORRUPT, DataUtils.ERROR_UNSUPPORTED_FORMAT, DataUtils.ERROR_CHUNK_NOT_FOUND,
+                    DataUtils.ERROR_BLOCK_NOT_FOUND, DataUtils.ERROR_SERIALIZATION -> true;
+            default -> false;
+        };
     }
 
     private static void closeQuietly(FileStore<?> file) {
@@ -208,6 +266,88 @@ public final class KvStore implements AutoCloseable {
         } catch (RuntimeException ignored) {
             // The failure reported is the one that stopped the opening.
         }
+    }
+
+    /**
+     * What the file's last bytes and its header say about the versions written to it, read before opening, and
+     * compared with the version MVStore opened: MVStore opens the newest version it finds complete and says nothing
+     * of newer ones it could not read.
+     */
+    private record Tail(long size, String footer) {
+        /** Bytes of the footer that ends every chunk of MVStore's format 3, and of a block. */
+        private static final int FOOTER = 128;
+        private static final int BLOCK = 4096;
+
+        /** The tail of {@code p}, or null when it cannot be read (the opening then reports why). */
+        static Tail read(Path p) {
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p)) {
+                long size = ch.size();
+                if (size < FOOTER) {
+                    return new Tail(size, null);
+                }
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(FOOTER);
+                while (b.hasRemaining() && ch.read(b, size - FOOTER + b.position()) >= 0) {
+                    // a short read continues where it stopped
+                }
+                return new Tail(size, new String(b.array(), 0, b.position(),
+                        java.nio.charset.StandardCharsets.ISO_8859_1));
+            } catch (IOException e) {
+                return null;
+            }
+        }
+
+        /** The version named by a valid chunk footer ("chunk:6,len:4,version:6,fletcher:d4d37f8c"), or -1. */
+        long footerVersion() {
+            if (footer == null || size % BLOCK != 0) {
+                return -1;
+            }
+            String text = footer.trim();
+            int f = text.lastIndexOf(",fletcher:");
+            if (f < 0) {
+                return -1;
+            }
+            try {
+                byte[] checked = text.substring(0, f).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                long sum = Long.parseLong(text.substring(f + ",fletcher:".length()), 16);
+                if (DataUtils.getFletcher32(checked, 0, checked.length) != (int) sum) {
+                    return -1;
+                }
+                return DataUtils.readHexLong(DataUtils.parseMap(text.substring(0, f)), "version", -1);
+            } catch (RuntimeException notAFooter) {
+                return -1;
+            }
+        }
+
+        /** What the opened version lacks, naming the file, or null when it is the newest one written. */
+        String dropped(MVStore s, MVMap<byte[], byte[]> map, Path p) {
+            if (size == 0) {
+                // An empty file a writer is making a store of.
+                return null;
+            }
+            long opened = s.getCurrentVersion();
+            long named = DataUtils.readHexLong(s.getStoreHeader(), "version", 0);
+            long last = footerVersion();
+            String at = "opened at version " + opened + " with " + map.sizeAsLong() + " records";
+            if (last < 0) {
+                return "open(" + p + "): the file is cut short: it ends at offset " + size + " inside a version "
+                        + "that is not complete, so that version" + (named > opened ? " and any other up to version "
+                        + named + " (named in its header)" : "") + " is lost; " + at;
+            }
+            if (named > opened || last > opened) {
+                return "open(" + p + "): the file is cut short or damaged: versions " + (opened + 1) + " to "
+                        + Math.max(named, last) + " (named by its " + (named > last ? "header" : "last chunk")
+                        + ") are lost; " + at;
+            }
+            return null;
+        }
+    }
+
+    /**
+     * What opening found missing from the file, or null: a file cut short (an interrupted copy, or a crash in the
+     * middle of a commit) opens at its newest complete version, and this names the versions lost after it.
+     */
+    public String droppedAtOpen() {
+        return droppedAtOpen;
     }
 
     /** A new empty store in memory only, gone when closed. */
@@ -310,6 +450,65 @@ public final class KvStore implements AutoCloseable {
     }
 
     /**
+     * Removes the first record and returns it as {key, value}, or null when the store is empty; the lookup and the
+     * removal are one step for other writers.
+     */
+    public byte[][] pollFirst() {
+        lockWrite();
+        try {
+            byte[] k = map.ceilingKey(new byte[0]);
+            return k == null ? null : new byte[][] {k, map.remove(k)};
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /**
+     * Runs {@code work} holding the write lock, so that no other thread writes (nor begins a transaction) until it
+     * returns: a read and the writes that depend on it are one step for other writers. {@code work} may write to
+     * this store (the lock is re-entrant); this thread's open transaction, if any, goes on.
+     */
+    public <T> T exclusively(java.util.function.Supplier<T> work) {
+        lockWrite();
+        try {
+            return work.get();
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /**
+     * Writes a copy of the store, as of now, to the file {@code target} (replaced if it exists): every write is
+     * committed first, and writes wait until the copy is made. A store in memory has no file to copy.
+     *
+     * @throws IOException if the commit or the copy fails, naming both files
+     * @throws IllegalStateException for a store in memory
+     */
+    public void copyTo(Path target) throws IOException {
+        if (path == null) {
+            throw new IllegalStateException("copyTo(" + target + "): a store in memory has no file to copy");
+        }
+        if (!writable) {
+            checkOpen();
+            Files.copy(path, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return;
+        }
+        lockWrite();
+        try {
+            if (transaction == null) {
+                commit("copyTo");
+            }
+            try {
+                Files.copy(path, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw new IOException("copyTo(" + path + " -> " + target + "): " + cause(e), e);
+            }
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /**
      * Sets every key of {@code entries} (pairs {key, value}) in order. With {@code atomic}, as one transaction: a
      * crash keeps all or none (a transaction already open by this thread absorbs it).
      *
@@ -365,12 +564,14 @@ public final class KvStore implements AutoCloseable {
 
     private void inTransaction(Runnable work) throws IOException {
         if (writeLock.isHeldByCurrentThread() && transaction == Thread.currentThread()) {
+            changes++;
             work.run();
             return;
         }
         beginTransaction();
         boolean ok = false;
         try {
+            changes++;
             work.run();
             ok = true;
         } finally {
@@ -389,10 +590,11 @@ public final class KvStore implements AutoCloseable {
         }
     }
 
-    /** Removes every record. */
+    /** Removes every record; every cursor is then nowhere. */
     public void clear() {
         lockWrite();
         try {
+            clears++;
             map.clear();
         } finally {
             unlockWrite();
@@ -438,7 +640,16 @@ public final class KvStore implements AutoCloseable {
     /** A cursor, positioned nowhere until {@link KvCursor#jump}; see there what it sees. */
     public KvCursor cursor() {
         checkOpen();
-        return new KvCursor(this, map);
+        return new KvCursor(this, map, true);
+    }
+
+    /**
+     * A cursor that walks the tree as it was at its jump, whatever is written meanwhile (a walk that visits each
+     * record once while it writes, as Kyoto Cabinet's {@code iterate} does).
+     */
+    public KvCursor snapshotCursor() {
+        checkOpen();
+        return new KvCursor(this, map, false);
     }
 
     /**
@@ -533,9 +744,11 @@ public final class KvStore implements AutoCloseable {
         return path == null ? "memory" : path.toString();
     }
 
-    /** Ends this thread's transaction, undoing its writes. */
+    /** Ends this thread's transaction, undoing its writes; every cursor is then nowhere. */
     public void abortTransaction() {
         checkTransaction();
+        changes++;
+        clears++;
         try {
             store.rollback();
         } finally {
@@ -648,6 +861,7 @@ public final class KvStore implements AutoCloseable {
     }
 
     private void unlockWrite() {
+        changes++;
         try {
             if (transaction == null && store.getUnsavedMemory() > COMMIT_MEMORY) {
                 commit("write");
@@ -658,6 +872,16 @@ public final class KvStore implements AutoCloseable {
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /** The number of calls to {@link #clear} and of aborted transactions so far. */
+    long clears() {
+        return clears;
+    }
+
+    /** The number of calls so far that may have changed records (see {@link KvCursor}). */
+    long changes() {
+        return changes;
     }
 
     void checkOpen() {

@@ -38,7 +38,7 @@ final class KyotoCabinetFiles {
         if (head.hasRemaining() || !head.flip().equals(ByteBuffer.wrap(MAGIC))) {
             return;
         }
-        throw new IOException("open(" + path + "): a Kyoto Cabinet database file (it starts with Kyoto Cabinet's "
+        throw new DamagedStoreException("open(" + path + "): a Kyoto Cabinet database file (it starts with Kyoto Cabinet's "
                 + "magic \"KC\\n\"), which this store does not read: build the store anew (a bioruby-maf index: from "
                 + "its MAF file), or list the records with Kyoto Cabinet's own tools (kctreemgr list -pv FILE) and "
                 + "load them");

@@ -1,5 +1,7 @@
 package io.sluice.jruby;
 
+import io.sluice.db.DamagedStoreException;
+import io.sluice.db.ReadOnlyStoreException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -22,6 +24,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.ZipException;
 import jnr.constants.platform.Errno;
+import org.h2.mvstore.DataUtils;
+import org.h2.mvstore.MVStoreException;
 import org.jruby.Ruby;
 import org.jruby.RubyClass;
 import org.jruby.RubyModule;
@@ -155,6 +159,47 @@ final class Errors {
             }
         }
         return null;
+    }
+
+    /**
+     * Kyoto Cabinet's error code for a failure a {@code KvStore} call threw: BROKEN for a damaged file (the store
+     * library's word that a page, chunk or format is wrong, or an exception thrown from inside it while decoding),
+     * SYSTEM for a read or write the system refused, INVALID for a store closed by an earlier failure, NOPERM for a
+     * write to a reader; -1 for what is not a store failure (a Ruby exception, a bug), which the caller rethrows.
+     */
+    static int dbCode(RuntimeException e) {
+        return switch (e) {
+            case RaiseException r -> -1;
+            case MVStoreException m -> switch (m.getErrorCode()) {
+                case DataUtils.ERROR_FILE_CORRUPT, DataUtils.ERROR_UNSUPPORTED_FORMAT, DataUtils.ERROR_CHUNK_NOT_FOUND,
+                        DataUtils.ERROR_BLOCK_NOT_FOUND, DataUtils.ERROR_SERIALIZATION -> RubyDB.BROKEN;
+                case DataUtils.ERROR_READING_FAILED, DataUtils.ERROR_WRITING_FAILED -> RubyDB.SYSTEM;
+                case DataUtils.ERROR_CLOSED -> RubyDB.INVALID;
+                default -> RubyDB.MISC;
+            };
+            case UncheckedIOException u ->
+                    u.getCause() instanceof DamagedStoreException ? RubyDB.BROKEN : RubyDB.SYSTEM;
+            case ReadOnlyStoreException r -> RubyDB.NOPERM;
+            case IllegalStateException i -> RubyDB.INVALID;
+            default -> thrownByTheStoreLibrary(e) ? RubyDB.BROKEN : -1;
+        };
+    }
+
+    /** Whether {@code e} comes from inside H2's MVStore: decoding a damaged page fails in any number of ways. */
+    private static boolean thrownByTheStoreLibrary(RuntimeException e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        return trace.length > 0 && trace[0].getClassName().startsWith("org.h2.");
+    }
+
+    /**
+     * The message of a store failure without the store library's version tag; for damage, saying so (and naming the
+     * exception when it is not the store library's own, whose message alone would not explain it).
+     */
+    static String dbMessage(RuntimeException e) {
+        String m = e.getMessage() == null || !(e instanceof MVStoreException) && dbCode(e) == RubyDB.BROKEN
+                ? e.toString() : e.getMessage();
+        m = m.replaceFirst("\\s*\\[\\d+\\.\\d+\\.\\d+(/-?\\d+)?\\]$", "");
+        return dbCode(e) == RubyDB.BROKEN ? "damaged store file: " + m : m;
     }
 
     /** {@code Sluice::<name>} with {@code message}. */

@@ -43,46 +43,72 @@ public final class RubyDBCursor extends RubyObject {
     /** {@code jump(key = nil)}: to the first record at or after {@code key} (the first record); whether found. */
     @JRubyMethod(name = "jump", optional = 1)
     public IRubyObject jump(ThreadContext context, IRubyObject[] args) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.fals;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.fals;
+            }
+            byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
+            return c.jump(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "jump", context.fals);
         }
-        byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
-        return c.jump(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
     }
 
     /** {@code jump_back(key = nil)}: to the last record at or before {@code key} (the last record); whether found. */
     @JRubyMethod(name = "jump_back", optional = 1)
     public IRubyObject jumpBack(ThreadContext context, IRubyObject[] args) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.fals;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.fals;
+            }
+            byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
+            if (!c.jumpBack(from)) {
+                return db.cursorFail(context, RubyDB.NOREC, "no record");
+            }
+            if (from != null && store.ceilingKey(from) == null) {
+                // Kyoto Cabinet looks for a key at or after the one given first, and notes NOREC when there is none.
+                db.note(RubyDB.NOREC, "no record");
+            }
+            return context.tru;
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "jump_back", context.fals);
         }
-        byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
-        return c.jumpBack(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
     }
 
     /** {@code step}: to the next record; false (error NOREC) past the last. */
     @JRubyMethod(name = "step")
     public IRubyObject step(ThreadContext context) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.fals;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.fals;
+            }
+            return c.step() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "step", context.fals);
         }
-        return c.step() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
     }
 
     /** {@code step_back}: to the previous record; false (error NOREC) before the first. */
     @JRubyMethod(name = "step_back")
     public IRubyObject stepBack(ThreadContext context) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.fals;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.fals;
+            }
+            return c.stepBack() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "step_back", context.fals);
         }
-        return c.stepBack() ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
     }
 
-    /** {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step if asked; nil (error NOREC) when nowhere. */
+    /**
+     * {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step on if asked;
+     * nil (error NOREC) when nowhere.
+     */
     @JRubyMethod(name = {"key", "get_key"}, optional = 1)
     public IRubyObject key(ThreadContext context, IRubyObject[] args) {
         return current(context, args, 0);
@@ -101,25 +127,58 @@ public final class RubyDBCursor extends RubyObject {
     }
 
     private IRubyObject current(ThreadContext context, IRubyObject[] args, int what) {
-        KvCursor c = cursor(context);
-        if (c == null) {
-            return context.nil;
+        try {
+            KvCursor c = cursor(context);
+            if (c == null) {
+                return context.nil;
+            }
+            byte[] k = c.key();
+            if (k == null) {
+                db.cursorFail(context, RubyDB.NOREC, "no record");
+                return context.nil;
+            }
+            Ruby runtime = context.runtime;
+            IRubyObject out = switch (what) {
+                case 0 -> RubyDB.string(runtime, k, db.encoding);
+                case 1 -> RubyDB.string(runtime, c.value(), db.encoding);
+                default -> Create.newArray(context, RubyDB.string(runtime, k, db.encoding),
+                        RubyDB.string(runtime, c.value(), db.encoding));
+            };
+            if (args.length > 0 && args[0].isTrue()) {
+                // Kyoto Cabinet's cursor steps on in the direction it last moved, and off the end leaves NOREC.
+                if (!c.stepOn()) {
+                    db.note(RubyDB.NOREC, "no record");
+                }
+            }
+            return out;
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "cursor", context.nil);
         }
-        byte[] k = c.key();
-        if (k == null) {
-            db.cursorFail(context, RubyDB.NOREC, "no record");
-            return context.nil;
+    }
+
+    /**
+     * {@code sluice_reposition(key)} (private): after a write through the cursor, reads the tree again at the current
+     * key ({@link KvCursor#refresh}); true when on a record.
+     */
+    @JRubyMethod(name = "sluice_reposition", visibility = org.jruby.runtime.Visibility.PRIVATE)
+    public IRubyObject sluiceReposition(ThreadContext context, IRubyObject key) {
+        try {
+            KvCursor c = cursor(context);
+            return c != null && c.refresh() ? context.tru : context.fals;
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "cursor", context.fals);
         }
-        Ruby runtime = context.runtime;
-        IRubyObject out = switch (what) {
-            case 0 -> RubyDB.string(runtime, k);
-            case 1 -> RubyDB.string(runtime, c.value());
-            default -> Create.newArray(context, RubyDB.string(runtime, k), RubyDB.string(runtime, c.value()));
-        };
-        if (args.length > 0 && args[0].isTrue()) {
-            c.step();
+    }
+
+    /** {@code sluice_step_on} (private): a step in the direction the cursor last moved; whether on a record. */
+    @JRubyMethod(name = "sluice_step_on", visibility = org.jruby.runtime.Visibility.PRIVATE)
+    public IRubyObject sluiceStepOn(ThreadContext context) {
+        try {
+            KvCursor c = cursor(context);
+            return c != null && c.stepOn() ? context.tru : context.fals;
+        } catch (RuntimeException e) {
+            return db.storeFailed(context, e, "cursor", context.fals);
         }
-        return out;
     }
 
     /** {@code disable}: forgets the position; later calls fail with error INVALID. nil. */
