@@ -8,7 +8,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URI;
-import java.net.URISyntaxException;
+import java.net.URLDecoder;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,11 +16,15 @@ import java.nio.file.Path;
 import java.security.CodeSigner;
 import java.security.CodeSource;
 import java.security.SecureClassLoader;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.Enumeration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.jar.Attributes;
 import java.util.jar.Attributes.Name;
 import java.util.jar.JarFile;
@@ -32,7 +36,9 @@ import java.util.jar.Manifest;
  * {@link java.util.zip.ZipFile}'s. It behaves as a {@link java.net.URLClassLoader} given the same class path:
  *
  * <ul>
- *   <li>parent first, then the class path in order; parallel-capable (classes of different names load at once);</li>
+ *   <li>parent first, then the class path in order, each jar followed by its manifest's {@code Class-Path}
+ *       (resolved against the jar's URL, {@code file:} URLs only, a URL met twice searched once); parallel-capable
+ *       (classes of different names load at once);</li>
  *   <li>resources are {@code jar:file:...!/name} URLs (and {@code file:} URLs in directories), spelled as
  *       {@code URLClassLoader} spells them (the entry's own name: {@code dir/} for {@code dir}, the versioned name
  *       in a multi-release jar), which the JDK's URL handlers open; {@link #getResourceAsStream} reads
@@ -65,8 +71,8 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         registerAsParallelCapable();
     }
 
-    private final List<Source> sources;
     private final URL[] urls;
+    private final List<Source> sources;
     private volatile boolean closed;
 
     /**
@@ -85,13 +91,13 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
                 paths.add(Path.of(part));
             }
         }
+        this.urls = urls(paths);
         try {
-            this.sources = openAll(paths);
+            this.sources = openAll(urls);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the class path in -D" + CLASS_PATH_PROPERTY + "="
                     + property + ": " + e.getMessage(), e);
         }
-        this.urls = urlsOf(sources);
     }
 
     /**
@@ -103,8 +109,8 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
      */
     public SluiceClassLoader(List<Path> classPath, ClassLoader parent) throws IOException {
         super(parent);
-        this.sources = openAll(List.copyOf(classPath));
-        this.urls = urlsOf(sources);
+        this.urls = urls(classPath);
+        this.sources = openAll(urls);
     }
 
     /**
@@ -115,39 +121,60 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
      * @throws IOException               naming the jar, if one that exists cannot be opened as a zip archive
      */
     public SluiceClassLoader(URL[] urls, ClassLoader parent) throws IOException {
-        this(paths(urls), parent);
-    }
-
-    private static List<Path> paths(URL[] urls) {
-        List<Path> paths = new ArrayList<>(urls.length);
+        super(parent);
         for (URL url : urls) {
-            if (!"file".equals(url.getProtocol())) {
+            if (!"file".equalsIgnoreCase(url.getProtocol())) {
                 throw new IllegalArgumentException("not a file: URL, so not a jar or directory on this machine: "
                         + url);
             }
-            try {
-                paths.add(Path.of(url.toURI()));
-            } catch (URISyntaxException e) {
-                throw new IllegalArgumentException("malformed file: URL " + url + ": " + e.getMessage(), e);
-            }
         }
-        return paths;
+        this.urls = urls.clone();
+        this.sources = openAll(this.urls);
     }
 
-    private static List<Source> openAll(List<Path> paths) throws IOException {
-        List<Source> opened = new ArrayList<>(paths.size());
+    private static URL[] urls(List<Path> paths) {
+        URL[] urls = new URL[paths.size()];
+        for (int i = 0; i < urls.length; i++) {
+            try {
+                // toUri ends an existing directory's URL with a slash, which is what makes it a directory here.
+                urls[i] = paths.get(i).toAbsolutePath().toUri().toURL();
+            } catch (MalformedURLException e) {
+                throw new IllegalArgumentException("no file: URL for " + paths.get(i) + ": " + e.getMessage(), e);
+            }
+        }
+        return urls;
+    }
+
+    /**
+     * Opens the class path as URLClassLoader walks it: a jar's {@code Class-Path} entries come right after the jar
+     * (depth first), a URL met again is skipped, and what does not exist is left out.
+     */
+    private static List<Source> openAll(URL[] urls) throws IOException {
+        Deque<URL> unopened = new ArrayDeque<>(List.of(urls));
+        Set<String> seen = new HashSet<>();
+        List<Source> opened = new ArrayList<>(urls.length);
         boolean success = false;
         try {
-            for (Path p : paths) {
-                Path abs = p.toAbsolutePath();
-                if (Files.isDirectory(abs)) {
-                    opened.add(new DirSource(abs));
-                } else if (Files.exists(abs)) {
-                    opened.add(JarSource.open(abs));
+            for (URL url; (url = unopened.pollFirst()) != null;) {
+                if (!seen.add(withoutFragment(url))) {
+                    continue;
+                }
+                Path p = path(url);
+                if (url.getPath().endsWith("/")) {
+                    if (Files.isDirectory(p)) {
+                        opened.add(new DirSource(p, url));
+                    }
+                } else if (Files.exists(p) && !Files.isDirectory(p)) {
+                    JarSource jar = JarSource.open(p, url);
+                    opened.add(jar);
+                    List<URL> classPath = jar.classPath();
+                    for (int i = classPath.size() - 1; i >= 0; i--) {
+                        unopened.addFirst(classPath.get(i));
+                    }
                 }
             }
             success = true;
-            return opened;
+            return List.copyOf(opened);
         } finally {
             if (!success) {
                 opened.forEach(Source::close);
@@ -155,8 +182,16 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         }
     }
 
-    private static URL[] urlsOf(List<Source> sources) {
-        return sources.stream().map(s -> s.codeSource.getLocation()).toArray(URL[]::new);
+    private static String withoutFragment(URL url) {
+        String s = url.toString();
+        int hash = s.indexOf('#');
+        return hash < 0 ? s : s.substring(0, hash);
+    }
+
+    /** A file: URL's path, percent-decoded as UTF-8, as the JDK's file: handler reads it. */
+    private static Path path(URL url) {
+        String encoded = url.getPath();
+        return Path.of(URLDecoder.decode(encoded.replace("+", "%2B"), StandardCharsets.UTF_8));
     }
 
     /** The class path's URLs in search order, as {@link java.net.URLClassLoader#getURLs()}. */
@@ -395,10 +430,10 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             this.versions = versions(zip, manifest);
         }
 
-        static JarSource open(Path path) throws IOException {
+        static JarSource open(Path path, URL location) throws IOException {
             ConcurrentZipFile zip = ConcurrentZipFile.open(path);
             try {
-                return new JarSource(zip, path.toUri().toURL());
+                return new JarSource(zip, location);
             } catch (IOException | RuntimeException e) {
                 zip.close();
                 throw e;
@@ -504,6 +539,35 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             return manifest;
         }
 
+        /**
+         * The manifest's {@code Class-Path}, resolved against this jar's URL as URLClassLoader resolves it: an entry
+         * with a scheme other than {@code file:} is ignored, as is one that is not a URL at all.
+         */
+        List<URL> classPath() {
+            String value = manifest == null ? null : manifest.getMainAttributes().getValue(Name.CLASS_PATH);
+            if (value == null) {
+                return List.of();
+            }
+            List<URL> out = new ArrayList<>();
+            for (String entry : value.trim().split("[ \\t\\n\\r\\f]+")) {
+                if (entry.isEmpty()) {
+                    continue;
+                }
+                try {
+                    // Relative resolution as java.net.URL does it, which the JDK's loader uses: it accepts names
+                    // that are not legal URIs (spaces), where URI.resolve would refuse them.
+                    @SuppressWarnings("deprecation")
+                    URL resolved = new URL(codeSource.getLocation(), entry);
+                    if ("file".equalsIgnoreCase(resolved.getProtocol())) {
+                        out.add(resolved);
+                    }
+                } catch (MalformedURLException notAUrl) {
+                    // URLClassLoader drops the entry too.
+                }
+            }
+            return out;
+        }
+
         @Override
         void close() {
             zip.close();
@@ -513,8 +577,8 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     private static final class DirSource extends Source {
         final Path dir;
 
-        DirSource(Path dir) throws MalformedURLException {
-            super(dir.toUri().toURL());
+        DirSource(Path dir, URL location) {
+            super(location);
             this.dir = dir;
         }
 

@@ -174,9 +174,49 @@ class SluiceClassLoaderTest {
                 assertEquals(Collections.list(jdk.getResources(n)).toString(),
                         Collections.list(ours.getResources(n)).toString(), n);
             }
+            assertArrayEquals(jdk.getURLs(), ours.getURLs());
             assertEquals(3, Collections.list(ours.getResources(JarFile.MANIFEST_NAME)).size());
             assertEquals("a file with a space in its name",
                     new String(bytes(ours.getResource("only here.txt").openStream()), StandardCharsets.UTF_8));
+        }
+    }
+
+    /** A jar with a Class-Path manifest attribute. */
+    static void jarWithClassPath(Path jar, String classPath, String text) throws IOException {
+        Manifest man = new Manifest();
+        man.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        if (classPath != null) {
+            man.getMainAttributes().put(Attributes.Name.CLASS_PATH, classPath);
+        }
+        Files.createDirectories(jar.getParent());
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), man)) {
+            put(out, "r.txt", text);
+        }
+    }
+
+    @Test
+    void followsClassPathAttributesAsUrlClassLoader() throws Exception {
+        jarWithClassPath(tmp.resolve("app/a.jar"), "lib/b.jar  ../other/ missing.jar https://example.com/x.jar"
+                + " a.jar lib/space%20d.jar", "a");
+        jarWithClassPath(tmp.resolve("app/lib/b.jar"), "c.jar ../a.jar", "b");
+        jarWithClassPath(tmp.resolve("app/lib/c.jar"), null, "c");
+        jarWithClassPath(tmp.resolve("app/lib/space d.jar"), null, "d");
+        jarWithClassPath(tmp.resolve("e.jar"), "app/lib/c.jar", "e");
+        Files.createDirectories(tmp.resolve("other"));
+        Files.writeString(tmp.resolve("other/r.txt"), "other");
+        URL[] urls = {tmp.resolve("app/a.jar").toUri().toURL(), tmp.resolve("e.jar").toUri().toURL(),
+                tmp.resolve("app/lib/b.jar").toUri().toURL()};
+        try (URLClassLoader jdk = new URLClassLoader(urls, null);
+                SluiceClassLoader ours = new SluiceClassLoader(urls, null)) {
+            List<String> expected = Collections.list(jdk.getResources("r.txt")).stream().map(URL::toString).toList();
+            assertEquals(expected, Collections.list(ours.getResources("r.txt")).stream().map(URL::toString).toList());
+            assertEquals(6, expected.size(), expected.toString());
+            List<String> texts = new ArrayList<>();
+            for (URL u : Collections.list(ours.getResources("r.txt"))) {
+                texts.add(new String(bytes(u.openStream()), StandardCharsets.UTF_8));
+            }
+            assertEquals(List.of("a", "b", "c", "other", "d", "e"), texts);
+            assertArrayEquals(jdk.getURLs(), ours.getURLs());
         }
     }
 
