@@ -347,6 +347,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         sources.forEach(Source::close);
     }
 
+    /** The loader's class name and its class path's URLs, for messages. */
     @Override
     public String toString() {
         return "SluiceClassLoader" + List.of(urls);
