@@ -168,9 +168,11 @@ awk -F'\t' -v size="$size" -v json="$json" '
     print "machine does not inflate:"
     lp = sprintf("%-36s", "the post'"'"'s harness, by CPU"); lo = sprintf("%-36s", "sluice bench jruby, by CPU")
     for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1)
-      p = median(cpu[kib SUBSEP "java MmapFileExt, unboxed, unsafe"]) / median(cpu[kib SUBSEP "Sluice::MappedWriter"])
-      o = ourscpu["cached" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"] / ourscpu["cached" SUBSEP kib SUBSEP "Sluice::MappedWriter"]
-      lp = lp sprintf(" %10.2f", p); lo = lo sprintf(" %10.2f", o) }
+      # Tiny runs can take less than the 10 ms the CPU times are counted in.
+      a = median(cpu[kib SUBSEP "java MmapFileExt, unboxed, unsafe"]); b = median(cpu[kib SUBSEP "Sluice::MappedWriter"])
+      lp = lp (b > 0 ? sprintf(" %10.2f", a / b) : sprintf(" %10s", "-"))
+      a = ourscpu["cached" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]; b = ourscpu["cached" SUBSEP kib SUBSEP "Sluice::MappedWriter"]
+      lo = lo (b > 0 ? sprintf(" %10.2f", a / b) : sprintf(" %10s", "-")) }
     print lp; print lo
     print ""
     print "New file, MB/s: sluice bench jruby (new: the file deleted before each timed run, rows in rotating order)"
