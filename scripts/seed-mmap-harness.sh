@@ -41,6 +41,8 @@ for f in mmap_test.rb src/main/java/com/colinsurprenant/MmapFile.java \
 done
 # mmap_test.rb divides the size into 1k, 4k and 16k Strings and refuses a remainder.
 (( size % 16384 == 0 && size > 0 )) || { echo "--size must be a positive multiple of 16384: $size" >&2; exit 2; }
+# Its writers map the whole pass in one MappedByteBuffer.
+(( size <= 2147483647 )) || { echo "--size is at most 2147483647 (one MappedByteBuffer): $size" >&2; exit 2; }
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
