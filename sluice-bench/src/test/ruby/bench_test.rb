@@ -48,4 +48,27 @@ class SluiceBenchScriptTest < Minitest::Test
     end
     assert_empty Dir.children(@dir), "the benchmark's files are removed"
   end
+
+  # As the seed's harness: its writers map the whole file when they are made, before the timed writes, and every
+  # writer is closed after them.
+  def test_the_seeds_writers_map_the_whole_file_before_the_timed_writes
+    load "uri:classloader:/io/sluice/bench/jruby/bench.rb"
+    path = File.join(@dir, "w.bin")
+    data = ("abcdefg\n" * 128).b.freeze
+    whole = %w[PureMmapFile MmapFile-autoboxing MmapFile-unboxed-safe MmapFile-unboxed-unsafe
+               MmapFileExt-unboxed-safe MmapFileExt-unboxed-unsafe]
+    SluiceBench::WRITERS.each_key do |name|
+      before = nil
+      SluiceBench.write_run(name, path, true, data, 64) do |loop|
+        before = File.size(path)
+        loop.call
+      end
+      assert_equal(whole.include?(name) ? 65_536 : 0, before, name)
+      assert_equal 65_536, File.size(path), name
+      assert_equal data * 64, File.binread(path), name
+      SluiceBench.write_run(name, path, false, data.tr("a", "b"), 64)
+      assert_equal data.tr("a", "b") * 64, File.binread(path), "#{name} over the file"
+      File.delete(path)
+    end
+  end
 end

@@ -26,7 +26,9 @@ import picocli.CommandLine.Spec;
             "From JRuby: write a file front to back in 1k, 4k and 16k String chunks with each strategy of the JRuby "
                     + "mmap experiments (Ruby File, PureMmapFile over NIO with String#to_java_bytes, a Java method "
                     + "taking the String by automatic conversion, unboxed safe and unsafe as plain Java and as a JRuby "
-                    + "extension) and with Sluice::MappedWriter, to a new file and over a cached one; then read a "
+                    + "extension), each as the seed wrote it (one mapping of the whole file, opened and closed outside the "
+                    + "timing), and with Sluice::MappedWriter (one window of the whole file, and 64 MiB windows), to a "
+                    + "new file and over a cached one; then read a "
                     + "cached file sequentially and at random with Ruby's File#read and IO#pread and with "
                     + "Sluice::File#pread. A rehearsal round, then the measured rounds.",
             "JRuby runs from the jruby-complete jar in a JVM of its own, with native access, after untimed warm-up runs "
@@ -37,7 +39,8 @@ final class BenchJRubyCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--size", defaultValue = "1g", paramLabel = "BYTES",
-            description = "Bytes written, and read, per run (default: ${DEFAULT-VALUE}; the seed wrote 2g).")
+            description = "Bytes written, and read, per run (default: ${DEFAULT-VALUE}; the seed wrote 2000m; its "
+                    + "writers map the whole file in one buffer, so at most 2047m with them).")
     String size;
 
     @Option(names = "--chunk-sizes", split = ",", defaultValue = "1k,4k,16k", paramLabel = "BYTES",
@@ -61,7 +64,8 @@ final class BenchJRubyCommand implements Callable<Integer> {
     @Option(names = "--only", split = ",", paramLabel = "NAME",
             description = "Measure only these rows, by their JSON names: ruby-File, PureMmapFile, MmapFile-autoboxing, "
                     + "MmapFile-unboxed-safe, MmapFile-unboxed-unsafe, MmapFileExt-unboxed-safe, "
-                    + "MmapFileExt-unboxed-unsafe, Sluice::MappedWriter, ruby-File#read, ruby-IO#pread, "
+                    + "MmapFileExt-unboxed-unsafe, Sluice::MappedWriter, Sluice::MappedWriter-windows, ruby-File#read, "
+                    + "ruby-IO#pread, "
                     + "Sluice::File#pread, Sluice::File#pread-mmap (default: all).")
     List<String> only;
 

@@ -51,7 +51,15 @@ public final class JRubyBench {
     /** The write rows, by their JSON names; the other labels are reads. */
     private static final List<String> WRITERS = List.of("ruby-File", "PureMmapFile", "MmapFile-autoboxing",
             "MmapFile-unboxed-safe", "MmapFile-unboxed-unsafe", "MmapFileExt-unboxed-safe",
-            "MmapFileExt-unboxed-unsafe", "Sluice::MappedWriter");
+            "MmapFileExt-unboxed-unsafe", "Sluice::MappedWriter", "Sluice::MappedWriter-windows");
+
+    /** The rows that map the whole target in one {@code MappedByteBuffer}, as the seed's writers do. */
+    private static final List<String> WHOLE_MAPPINGS = List.of("PureMmapFile", "MmapFile-autoboxing",
+            "MmapFile-unboxed-safe", "MmapFile-unboxed-unsafe", "MmapFileExt-unboxed-safe",
+            "MmapFileExt-unboxed-unsafe");
+
+    /** The most one {@code MappedByteBuffer} maps, and so the most the seed's writers can write. */
+    static final long SEED_MAX_SIZE = Integer.MAX_VALUE;
 
     static {
         LABELS.put("ruby-File", "ruby File");
@@ -62,6 +70,7 @@ public final class JRubyBench {
         LABELS.put("MmapFileExt-unboxed-safe", "java MmapFileExt, unboxed, safe");
         LABELS.put("MmapFileExt-unboxed-unsafe", "java MmapFileExt, unboxed, unsafe");
         LABELS.put("Sluice::MappedWriter", "Sluice::MappedWriter");
+        LABELS.put("Sluice::MappedWriter-windows", "Sluice::MappedWriter, 64 MiB windows");
         LABELS.put("ruby-File#read", "ruby File#read (seek + read)");
         LABELS.put("ruby-IO#pread", "ruby IO#pread");
         LABELS.put("Sluice::File#pread", "Sluice::File#pread (channel)");
@@ -112,6 +121,12 @@ public final class JRubyBench {
                 }
             }
             contenders = List.copyOf(contenders);
+            List<String> rows = contenders.isEmpty() ? WRITERS : contenders;
+            if (writes && size > SEED_MAX_SIZE && rows.stream().anyMatch(WHOLE_MAPPINGS::contains)) {
+                throw new IllegalArgumentException("--size " + size + " is more than the seed's writers can map ("
+                        + SEED_MAX_SIZE + " bytes, one MappedByteBuffer of the whole file; the seed wrote 2000m): "
+                        + "use a smaller --size, or --only ruby-File,Sluice::MappedWriter,Sluice::MappedWriter-windows");
+            }
         }
 
         List<String> writers() {
@@ -401,7 +416,10 @@ public final class JRubyBench {
         out.println("user and system are the whole JRuby process's CPU seconds (Process.times, as Ruby's Benchmark), real");
         out.println("the wall-clock; all medians over the rounds. spread is (max - min) / median of MB/s. x File is MB/s");
         out.println("against Ruby's File in the same cell (File#read for reads); seed x File is the same ratio in seed 000's");
-        out.println("2 GB runs (JRuby 1.7, Java 7, OS X). Each round runs every row once, in rotating order.");
+        out.println("2 GB runs (JRuby 1.7, Java 7, OS X). Each round runs every row once, in rotating order. Writes: as in");
+        out.println("the seed's harness, each writer is made (the seed's map the whole file) before the timing and closed");
+        out.println("after it. Sluice::MappedWriter is told the size, as the seed's writers are, and maps one window of the");
+        out.println("whole file; the 64 MiB windows row is not told it.");
         out.flush();
     }
 

@@ -10,11 +10,14 @@ import org.jruby.util.ByteList;
  * as separate methods (no overload for JRuby to choose between on each call). {@code sluice bench jruby} only.
  */
 public final class SeedMmapFile {
-    private final MappedWindows windows;
+    private final SeedMapping mapping;
 
-    /** Opens {@code path} for writing from 0; {@code truncate} false keeps the file (the cached-file runs). */
-    public SeedMmapFile(String path, boolean truncate, long windowSize) throws IOException {
-        this.windows = new MappedWindows(path, truncate, windowSize);
+    /**
+     * Maps {@code size} bytes of {@code path} from 0, as the seed's constructor; {@code truncate} false keeps the
+     * file (the cached-file runs).
+     */
+    public SeedMmapFile(String path, boolean truncate, long size) throws IOException {
+        this.mapping = new SeedMapping(path, truncate, size);
     }
 
     /**
@@ -22,25 +25,25 @@ public final class SeedMmapFile {
      * the String's bytes, and its bytes are encoded again here. (JRuby 10 refuses a Ruby String for a
      * {@code byte[]} parameter, so this {@code String} parameter is how a plain Java method takes one.)
      */
-    public void writeString(String data) throws IOException {
+    public void writeString(String data) {
         byte[] b = data.getBytes(StandardCharsets.UTF_8);
-        windows.put(b, 0, b.length);
+        mapping.put(b, 0, b.length);
     }
 
     /** Unboxed, safe: the RubyString itself, its bytes copied out of the ByteList first. */
-    public void writeSafe(RubyString data) throws IOException {
+    public void writeSafe(RubyString data) {
         byte[] b = data.getByteList().bytes();
-        windows.put(b, 0, b.length);
+        mapping.put(b, 0, b.length);
     }
 
     /** Unboxed, unsafe: the ByteList's own array, from its begin for its realSize. */
-    public void writeUnsafe(RubyString data) throws IOException {
+    public void writeUnsafe(RubyString data) {
         ByteList b = data.getByteList();
-        windows.put(b.unsafeBytes(), b.begin(), b.realSize());
+        mapping.put(b.unsafeBytes(), b.begin(), b.realSize());
     }
 
     /** Unmaps, cuts the file to the bytes written, closes. */
     public void close() throws IOException {
-        windows.close();
+        mapping.close();
     }
 }

@@ -21,20 +21,18 @@ import org.jruby.util.ByteList;
 @SuppressWarnings("serial")
 @JRubyClass(name = "SluiceBench::MmapFileExt")
 public final class SeedMmapFileExt extends RubyObject {
-    private MappedWindows windows;
+    private SeedMapping mapping;
 
     /** Allocated by JRuby. */
     public SeedMmapFileExt(Ruby runtime, RubyClass type) {
         super(runtime, type);
     }
 
-    /** {@code new(path, truncate, window_size)}. */
+    /** {@code new(path, truncate, size)}: maps {@code size} bytes from 0, as the seed's {@code initialize}. */
     @JRubyMethod(name = "initialize")
-    public IRubyObject initialize(ThreadContext context, IRubyObject path, IRubyObject truncate,
-            IRubyObject windowSize) {
+    public IRubyObject initialize(ThreadContext context, IRubyObject path, IRubyObject truncate, IRubyObject size) {
         try {
-            windows = new MappedWindows(path.convertToString().decodeString(), truncate.isTrue(),
-                    toLong(context, windowSize));
+            mapping = new SeedMapping(path.convertToString().decodeString(), truncate.isTrue(), toLong(context, size));
         } catch (IOException e) {
             throw context.runtime.newIOErrorFromException(e);
         }
@@ -45,7 +43,7 @@ public final class SeedMmapFileExt extends RubyObject {
     @JRubyMethod(name = "write_safe")
     public IRubyObject writeSafe(ThreadContext context, IRubyObject data) {
         byte[] b = ((RubyString) data).getByteList().bytes();
-        put(context, b, 0, b.length);
+        mapping.put(b, 0, b.length);
         return context.nil;
     }
 
@@ -53,23 +51,15 @@ public final class SeedMmapFileExt extends RubyObject {
     @JRubyMethod(name = "write_unsafe")
     public IRubyObject writeUnsafe(ThreadContext context, IRubyObject data) {
         ByteList b = ((RubyString) data).getByteList();
-        put(context, b.unsafeBytes(), b.begin(), b.realSize());
+        mapping.put(b.unsafeBytes(), b.begin(), b.realSize());
         return context.nil;
-    }
-
-    private void put(ThreadContext context, byte[] b, int off, int len) {
-        try {
-            windows.put(b, off, len);
-        } catch (IOException e) {
-            throw context.runtime.newIOErrorFromException(e);
-        }
     }
 
     /** {@code close}. */
     @JRubyMethod(name = "close")
     public IRubyObject close(ThreadContext context) {
         try {
-            windows.close();
+            mapping.close();
         } catch (IOException e) {
             throw context.runtime.newIOErrorFromException(e);
         }

@@ -21,138 +21,145 @@ module SluiceBench
   java_import java.nio.file.StandardOpenOption
   java_import java.lang.foreign.Arena
 
-  WINDOW = Sluice::MappedWriter::DEFAULT_WINDOW_SIZE
-
-  # Seed 000's PureMmapFile: Ruby over NIO, each String turned into a Java array with String#to_java_bytes and
-  # put into a MappedByteBuffer; windows as the Java writers', unmapped when full.
+  # Seed 000's PureMmapFile: Ruby over NIO, each String turned into a Java array with String#to_java_bytes and put
+  # into a MappedByteBuffer of the whole target, mapped when the writer is made, as the seed's. Mapped in an arena so
+  # that close unmaps it at once (the seed leaves that to the garbage collector).
   class PureMmapFile
-    def initialize(path, truncate)
+    def initialize(path, truncate, size)
       options = [StandardOpenOption::READ, StandardOpenOption::WRITE, StandardOpenOption::CREATE]
       options << StandardOpenOption::TRUNCATE_EXISTING if truncate
       @channel = FileChannel.open(java.nio.file.Path.of(path), *options)
-      @start = 0
-      @arena = nil
-      @buffer = nil
-    end
-
-    def write(string)
-      bytes = string.to_java_bytes
-      if @buffer && @buffer.remaining >= bytes.length
-        @buffer.put(bytes)
-      else
-        write_across(bytes)
-      end
-    end
-
-    def close
-      finish = @buffer ? @start + @buffer.position : 0
-      @arena&.close
-      @channel.truncate(finish)
-      @channel.close
-    end
-
-    private
-
-    def write_across(bytes)
-      offset = 0
-      while offset < bytes.length
-        next_window if @buffer.nil? || !@buffer.has_remaining
-        n = [@buffer.remaining, bytes.length - offset].min
-        @buffer.put(bytes, offset, n)
-        offset += n
-      end
-    end
-
-    def next_window
-      @start += @buffer.position if @buffer
-      @arena&.close
       @arena = Arena.of_shared
       # JRuby warns, once, while making its proxy of the JDK's internal segment class; nothing is wrong.
       verbose, $VERBOSE = $VERBOSE, nil
       begin
-        @buffer = @channel.map(FileChannel::MapMode::READ_WRITE, @start, WINDOW, @arena).as_byte_buffer
+        @buffer = @channel.map(FileChannel::MapMode::READ_WRITE, 0, size, @arena).as_byte_buffer
       ensure
         $VERBOSE = verbose
       end
     end
+
+    def write(string)
+      @buffer.put(string.to_java_bytes)
+    end
+
+    def close
+      finish = @buffer.position
+      @arena.close
+      @channel.truncate(finish)
+      @channel.close
+    end
   end
 
-  # One way to write: opens the file (new: created; cached: kept, overwritten from 0), writes +count+ times
-  # +data+ in the same plain loop for every contender, closes. Opening and closing are part of the run.
+  # The writers, as the seed ran them: each opened (for the seed's writers: the whole target mapped) before the
+  # timed part and closed after it, and in between +count+ writes of +data+ in the same plain loop for every
+  # contender. [open, loop]: open(path, new_file, size) makes the writer (new: the file created or emptied; cached:
+  # kept and overwritten from 0), loop(writer, data, count) is what is timed, then the writer's close runs.
   WRITERS = {
-    "ruby-File" => lambda do |path, new_file, data, count|
-      File.open(path, new_file ? "wb" : "r+b") do |f|
+    "ruby-File" => [
+      ->(path, new_file, _size) { File.open(path, new_file ? "wb" : "r+b") },
+      lambda do |f, data, count|
         i = 0
         while i < count
           f.write(data)
           i += 1
         end
       end
-    end,
-    "PureMmapFile" => lambda do |path, new_file, data, count|
-      w = PureMmapFile.new(path, new_file)
-      i = 0
-      while i < count
-        w.write(data)
-        i += 1
+    ],
+    "PureMmapFile" => [
+      ->(path, new_file, size) { PureMmapFile.new(path, new_file, size) },
+      lambda do |w, data, count|
+        i = 0
+        while i < count
+          w.write(data)
+          i += 1
+        end
       end
-      w.close
-    end,
-    "MmapFile-autoboxing" => lambda do |path, new_file, data, count|
-      w = Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, WINDOW)
-      i = 0
-      while i < count
-        w.writeString(data)
-        i += 1
+    ],
+    "MmapFile-autoboxing" => [
+      ->(path, new_file, size) { Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, size) },
+      lambda do |w, data, count|
+        i = 0
+        while i < count
+          w.writeString(data)
+          i += 1
+        end
       end
-      w.close
-    end,
-    "MmapFile-unboxed-safe" => lambda do |path, new_file, data, count|
-      w = Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, WINDOW)
-      i = 0
-      while i < count
-        w.writeSafe(data)
-        i += 1
+    ],
+    "MmapFile-unboxed-safe" => [
+      ->(path, new_file, size) { Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, size) },
+      lambda do |w, data, count|
+        i = 0
+        while i < count
+          w.writeSafe(data)
+          i += 1
+        end
       end
-      w.close
-    end,
-    "MmapFile-unboxed-unsafe" => lambda do |path, new_file, data, count|
-      w = Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, WINDOW)
-      i = 0
-      while i < count
-        w.writeUnsafe(data)
-        i += 1
+    ],
+    "MmapFile-unboxed-unsafe" => [
+      ->(path, new_file, size) { Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, size) },
+      lambda do |w, data, count|
+        i = 0
+        while i < count
+          w.writeUnsafe(data)
+          i += 1
+        end
       end
-      w.close
-    end,
-    "MmapFileExt-unboxed-safe" => lambda do |path, new_file, data, count|
-      w = MmapFileExt.new(path, new_file, WINDOW)
-      i = 0
-      while i < count
-        w.write_safe(data)
-        i += 1
+    ],
+    "MmapFileExt-unboxed-safe" => [
+      ->(path, new_file, size) { MmapFileExt.new(path, new_file, size) },
+      lambda do |w, data, count|
+        i = 0
+        while i < count
+          w.write_safe(data)
+          i += 1
+        end
       end
-      w.close
-    end,
-    "MmapFileExt-unboxed-unsafe" => lambda do |path, new_file, data, count|
-      w = MmapFileExt.new(path, new_file, WINDOW)
-      i = 0
-      while i < count
-        w.write_unsafe(data)
-        i += 1
+    ],
+    "MmapFileExt-unboxed-unsafe" => [
+      ->(path, new_file, size) { MmapFileExt.new(path, new_file, size) },
+      lambda do |w, data, count|
+        i = 0
+        while i < count
+          w.write_unsafe(data)
+          i += 1
+        end
       end
-      w.close
-    end,
-    "Sluice::MappedWriter" => lambda do |path, new_file, data, count|
-      w = Sluice::MappedWriter.new(path, position: new_file ? nil : 0)
-      i = 0
-      while i < count
-        w.write(data)
-        i += 1
+    ],
+    # Told the size, as the seed's writers are: one window of the whole target, like their one mapping.
+    "Sluice::MappedWriter" => [
+      ->(path, new_file, size) { Sluice::MappedWriter.new(path, position: new_file ? nil : 0, window_size: size) },
+      lambda do |w, data, count|
+        i = 0
+        while i < count
+          w.write(data)
+          i += 1
+        end
       end
-      w.close
-    end
+    ],
+    # Not told the size: the default windows, each unmapped when full and the next one mapped.
+    "Sluice::MappedWriter-windows" => [
+      ->(path, new_file, _size) { Sluice::MappedWriter.new(path, position: new_file ? nil : 0) },
+      lambda do |w, data, count|
+        i = 0
+        while i < count
+          w.write(data)
+          i += 1
+        end
+      end
+    ]
   }.freeze
+
+  # Opens +name+'s writer, runs its loop (inside the block, when given: the timing), closes the writer.
+  def self.write_run(name, path, new_file, data, count)
+    open, loop = WRITERS.fetch(name)
+    writer = open.call(path, new_file, count * data.bytesize)
+    begin
+      block_given? ? yield(-> { loop.call(writer, data, count) }) : loop.call(writer, data, count)
+    ensure
+      writer.close
+    end
+  end
 
   # One way to read +count+ chunks of +buffer+'s size into +buffer+, at +offsets+ (nil: front to back).
   READERS = {
@@ -248,9 +255,9 @@ module SluiceBench
       WARM_UP_RUNS.times do
         writers.each do |name|
           File.delete(target) if File.exist?(target)
-          WRITERS.fetch(name).call(target, true, data(chunk), count)
+          write_run(name, target, true, data(chunk), count)
         end
-        WRITERS.fetch("Sluice::MappedWriter").call(target, true, data(chunk), count) if writers.empty?
+        write_run("Sluice::MappedWriter", target, true, data(chunk), count) if writers.empty?
         offsets = Array.new(count) { |i| ((i * 7919) % count) * chunk }
         readers.each do |name|
           READERS.fetch(name).call(target, chunk, nil, count, String.new(capacity: chunk))
@@ -270,14 +277,14 @@ module SluiceBench
         count = size / chunk
         bytes = count * chunk
         if kind == "cached"
-          WRITERS.fetch("Sluice::MappedWriter").call(target, true, string, count)
+          write_run("Sluice::MappedWriter", target, true, string, count)
           Sluice::File.open(target) { |f| f.each_chunk { |_| nil } } # in the page cache
         end
         (0..rounds).each do |round|
           rotated(names, round).each do |name|
             File.delete(target) if kind == "new" && File.exist?(target)
-            timed("seqwrite", kind, chunk, name, round, bytes, count) do
-              WRITERS.fetch(name).call(target, kind == "new", string, count)
+            write_run(name, target, kind == "new", string, count) do |loop|
+              timed("seqwrite", kind, chunk, name, round, bytes, count) { loop.call }
             end
             written = File.size(target)
             raise "#{name} left #{written} bytes, not #{bytes}: not a fair run" unless written == bytes

@@ -127,4 +127,19 @@ class JRubyBenchTest {
                 () -> new JRubyBench.Options(1024, tmp, List.of(1024), 0, true, true, List.of(), null));
         assertThrows(IOException.class, () -> JRubyBench.jrubyJar(tmp.resolve("missing.jar")));
     }
+
+    @Test
+    void theSeedsWritersAreRefusedMoreThanOneBufferMaps(@org.junit.jupiter.api.io.TempDir Path tmp) {
+        long over = JRubyBench.SEED_MAX_SIZE + 1;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new JRubyBench.Options(over, tmp, List.of(1024), 1, true, false, List.of(), null));
+        assertTrue(e.getMessage().contains("--size " + over), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new JRubyBench.Options(over, tmp, List.of(1024), 1, true,
+                false, List.of("MmapFileExt-unboxed-unsafe"), null));
+        // Rows that do not map the whole file, and reads, may go past it.
+        new JRubyBench.Options(over, tmp, List.of(1024), 1, true, false,
+                List.of("ruby-File", "Sluice::MappedWriter", "Sluice::MappedWriter-windows"), null);
+        new JRubyBench.Options(over, tmp, List.of(1024), 1, false, true, List.of(), null);
+        new JRubyBench.Options(JRubyBench.SEED_MAX_SIZE, tmp, List.of(1024), 1, true, false, List.of(), null);
+    }
 }

@@ -1,0 +1,62 @@
+# frozen_string_literal: true
+
+# One row of the JRuby mmap post's own harness (jruby-mmap-benchmark's mmap_test.rb), run by
+# scripts/seed-mmap-harness.sh in a JVM of its own, as the post's Rakefile runs each row. The harness file is loaded
+# from the user's checkout as it is; this file only adds a Sluice::MappedWriter row per chunk size to its TESTS, and
+# with a SIZE argument sets its WRITE_SIZE (for quick checks; the post wrote 2,097,152,000 bytes per pass).
+#
+#   jruby seed-mmap-harness-row.rb CHECKOUT CHUNK_KIB ROW [SIZE]
+#
+# ROW is the start of a row's description ("ruby File", "java MmapFileExt, unboxed, unsafe", "Sluice::MappedWriter",
+# ...). Run it in a directory holding target/classes (the post's Java sources compiled there): the harness puts that
+# relative path on the class path, and writes its test_data.* files beside it.
+
+require "sluice"
+
+checkout, chunk_kib, row, size = ARGV
+abort "usage: seed-mmap-harness-row.rb CHECKOUT CHUNK_KIB ROW [SIZE]" unless row
+
+# mmap_test.rb runs a row only when it is the main script, so loading it only defines MmapTest.
+load File.join(checkout, "mmap_test.rb")
+
+if size
+  MmapTest.send(:remove_const, :WRITE_SIZE)
+  MmapTest.const_set(:WRITE_SIZE, Integer(size))
+end
+
+# The harness's writer protocol: new(path, size) before the passes, then in each timed pass seek(0) and the writes,
+# close after both passes. The post's writers map the whole target in new and map it again in seek, leaving the old
+# mapping to the garbage collector; likewise this keeps the writer of the first pass open (a close would unmap its
+# windows inside the timed pass) and closes every writer in close, the last one last, since close cuts the file
+# where its writer ended.
+class SluiceMappedWriterRow
+  def initialize(path, size)
+    @path = path
+    @size = size
+    @writers = [Sluice::MappedWriter.new(path, position: 0, window_size: size)]
+    @writer = @writers.last
+  end
+
+  def seek(pos)
+    return if @writer.position == pos
+
+    @writer = Sluice::MappedWriter.new(@path, position: pos, window_size: @size)
+    @writers << @writer
+  end
+
+  # The row's write: the harness's block calls the writer itself, as its other rows call theirs.
+  attr_reader :writer
+
+  def close
+    @writers.each(&:close)
+  end
+end
+
+[1, 4, 16].each do |kib|
+  MmapTest::TESTS << { desc: "Sluice::MappedWriter, #{kib}k ruby String", class: SluiceMappedWriterRow,
+                       buffer: MmapTest::BUFFERS.fetch(kib), write: ->(out, buffer) { out.writer.write(buffer) } }
+end
+
+test = MmapTest::TESTS.find { |t| t[:desc].start_with?(row) && t[:buffer].bytesize == Integer(chunk_kib) * 1024 }
+abort "no row '#{row}' with #{chunk_kib}k Strings in #{checkout}/mmap_test.rb" unless test
+MmapTest.bench(test[:desc], test[:class], test[:buffer], &test[:write])

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Runs the JRuby mmap post's own benchmark (jruby-mmap-benchmark: its mmap_test.rb and its three Java sources) from
+# a checkout the user names, with a Sluice::MappedWriter row added (scripts/seed-mmap-harness-row.rb), on the
+# JRuby the build fetches and a JDK 22+; then `sluice bench jruby` on the same rows and sizes; then both side by side.
+#
+#   scripts/seed-mmap-harness.sh CHECKOUT [--size BYTES] [--rounds N] [--rows short|all] [--dir DIR]
+#
+#   CHECKOUT   a clone of https://github.com/colinsurprenant/jruby-mmap-benchmark (nothing in it is written)
+#   --size     bytes per pass (default 2097152000, the post's); smaller runs are for checking the script
+#   --rounds   runs of each row, one JVM each as in the post's Rakefile; medians are printed (default 3)
+#   --rows     short: ruby File, the post's fastest writer (MmapFileExt unboxed unsafe) and Sluice::MappedWriter
+#              (default); all: every row of the post's harness too
+#   --dir      where the work directory (compiled classes, the files written) goes (default: the temp directory)
+#
+# The post's harness runs Benchmark.bmbm: a rehearsal pass to a new file, then the measured pass over the file the
+# rehearsal wrote. Only the measured pass (an existing file) is compared. The rehearsal's new-file figures are
+# printed but are not reliable on a VM: the system time of the fresh pages lands on whichever writer runs after Ruby
+# File, in this harness and across rows. New files are measured the way `sluice bench jruby` does (the "new" cells
+# of its table): the file deleted before every timed run, rows in rotating order.
+set -euo pipefail
+
+usage() { sed -n '6,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 1 ] || usage
+checkout=$(cd "$1" && pwd) || exit 2
+shift
+size=2097152000 rounds=3 rows=short dir=${TMPDIR:-/tmp}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --size) size=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --rows) rows=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    *) usage ;;
+  esac
+done
+[[ $size =~ ^[0-9]+$ && $rounds =~ ^[1-9][0-9]*$ ]] || { echo "--size and --rounds take positive integers" >&2; exit 2; }
+[ "$rows" = short ] || [ "$rows" = all ] || { echo "--rows is short or all, not $rows" >&2; exit 2; }
+for f in mmap_test.rb src/main/java/com/colinsurprenant/MmapFile.java \
+         src/main/java/com/colinsurprenant/MmapFileExtLibrary.java src/main/java/MmapFileExtService.java; do
+  [ -f "$checkout/$f" ] || { echo "$checkout is not a jruby-mmap-benchmark checkout: no $f" >&2; exit 2; }
+done
+# mmap_test.rb divides the size into 1k, 4k and 16k Strings and refuses a remainder.
+(( size % 16384 == 0 && size > 0 )) || { echo "--size must be a positive multiple of 16384: $size" >&2; exit 2; }
+# Its writers map the whole pass in one MappedByteBuffer.
+(( size <= 2147483647 )) || { echo "--size is at most 2147483647 (one MappedByteBuffer): $size" >&2; exit 2; }
+
+here="$(cd "$(dirname "$0")/.." && pwd)"
+
+# A JDK 22+ with javac: SLUICE_JAVA_HOME, JAVA_HOME, else the newest under /usr/lib/jvm (as ./sluice looks).
+jdk=""
+best=0
+for c in "${SLUICE_JAVA_HOME:-}" "${JAVA_HOME:-}" /usr/lib/jvm/*; do
+  [ -n "$c" ] && [ -x "$c/bin/javac" ] && [ -f "$c/release" ] || continue
+  v=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' "$c/release")
+  [ -n "$v" ] && [ "$v" -ge 22 ] && [ "$v" -gt "$best" ] || continue
+  jdk=$c best=$v
+  [ "$c" = "${SLUICE_JAVA_HOME:-}" ] || [ "$c" = "${JAVA_HOME:-}" ] && break
+done
+[ -n "$jdk" ] || { echo "no JDK 22 or newer found (set SLUICE_JAVA_HOME)" >&2; exit 3; }
+
+# ./sluice builds the project when its sources changed; the jars and jruby-complete are then in sluice-cli/target.
+"$here/sluice" --version >/dev/null
+lib="$here/sluice-cli/target/lib"
+jruby=$(ls "$here"/sluice-cli/target/jruby/jruby-complete-*.jar | head -1)
+cp="$jruby:$lib/sluice-jruby.jar:$lib/sluice-core.jar:$lib/sluice-db.jar:$lib/h2-mvstore.jar"
+
+mkdir -p "$dir"
+work=$(mktemp -d "$dir/seed-mmap-harness.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/target/classes"
+# The post's build (its Rakefile's javac task), with javac itself; its notes about deprecated JRuby APIs are not ours.
+"$jdk/bin/javac" -nowarn -d "$work/target/classes" -cp "$jruby" \
+  "$checkout"/src/main/java/MmapFileExtService.java "$checkout"/src/main/java/com/colinsurprenant/*.java 2>&1 |
+  { grep -v '^Note:' >&2 || true; }
+
+chunks=(1 4 16)
+if [ "$rows" = all ]; then
+  names=("ruby File" "java MmapFileExt, unboxed, unsafe" "java MmapFileExt, unboxed, safe"
+         "java MmapFile, unboxed, unsafe" "java MmapFile, unboxed, safe" "java MmapFile, autoboxing"
+         "ruby PureMmapFile" "Sluice::MappedWriter")
+else
+  names=("ruby File" "java MmapFileExt, unboxed, unsafe" "Sluice::MappedWriter")
+fi
+
+echo "JRuby mmap post's harness: $checkout ($(git -C "$checkout" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))"
+echo "$(basename "$jruby") on $("$jdk/bin/java" -version 2>&1 | head -1); $size bytes per pass; $rounds JVM(s) per row"
+echo "uptime: $(uptime)"
+echo
+# One line per run: chunk, row, rehearsal (new file) seconds, measured (existing file) seconds and CPU seconds.
+samples="$work/samples.tsv"
+: > "$samples"
+for round in $(seq 1 "$rounds"); do
+  for kib in "${chunks[@]}"; do
+    for name in "${names[@]}"; do
+      out=$(cd "$work" && "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" org.jruby.Main \
+              "$here/scripts/seed-mmap-harness-row.rb" "$checkout" "$kib" "$name" "$size" 2>&1) || {
+        echo "$out" >&2; echo "the row '$name' (${kib}k) failed" >&2; exit 1; }
+      # bmbm prints the row twice, rehearsal first; the real time is the last number, in parentheses.
+      times=$(grep -F "$name" <<<"$out" | sed -n 's/.*( *\([0-9.]*\))$/\1/p' | tr '\n' ' ')
+      read -r rehearsal measured _ <<<"$times"
+      [ -n "${measured:-}" ] || { echo "$out" >&2; echo "no timings for '$name' (${kib}k) in its output" >&2; exit 1; }
+      # And the measured pass's CPU seconds (user + system, the whole process), which waiting on a busy machine
+      # does not inflate.
+      cpu=$(grep -F "$name" <<<"$out" | tail -1 | awk '{print $(NF-2)}')
+      printf '%s\t%s\t%s\t%s\t%s\n' "$kib" "$name" "$rehearsal" "$measured" "$cpu" >> "$samples"
+      # Its own line for the measured pass, as the post's harness prints it.
+      printf '  round %d  new file %8.3fs  | %s\n' "$round" "$rehearsal" "$(grep -F "$name" <<<"$out" | tail -1)" >&2
+    done
+  done
+done
+
+# sluice bench jruby, the same rows, sizes and rounds.
+only="ruby-File,MmapFileExt-unboxed-unsafe,Sluice::MappedWriter"
+[ "$rows" = all ] && only=""
+json="$work/bench-jruby.json"
+echo "sluice bench jruby --no-reads --size $size --chunk-sizes 1k,4k,16k --rounds $rounds ${only:+--only $only} --dir $work"
+"$here/sluice" bench jruby --no-reads --size "$size" --chunk-sizes 1k,4k,16k --rounds "$rounds" \
+  ${only:+--only "$only"} --dir "$work" --json "$json" > "$work/bench-jruby.txt"
+echo
+
+awk -F'\t' -v size="$size" -v json="$json" '
+  function median(list,   n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  { old[$1 SUBSEP $2] = old[$1 SUBSEP $2] " " size / $4 / 1e6; cpu[$1 SUBSEP $2] = cpu[$1 SUBSEP $2] " " $5
+ fresh[$1 SUBSEP $2] = fresh[$1 SUBSEP $2] " " size / $3 / 1e6
+    if (!($2 in seen)) { seen[$2] = 1; order[++rows] = $2 } }
+  END {
+    names["ruby File"] = "ruby-File"; names["java MmapFileExt, unboxed, unsafe"] = "MmapFileExt-unboxed-unsafe"
+    names["java MmapFileExt, unboxed, safe"] = "MmapFileExt-unboxed-safe"
+    names["java MmapFile, unboxed, unsafe"] = "MmapFile-unboxed-unsafe"
+    names["java MmapFile, unboxed, safe"] = "MmapFile-unboxed-safe"
+    names["java MmapFile, autoboxing"] = "MmapFile-autoboxing"; names["ruby PureMmapFile"] = "PureMmapFile"
+    names["Sluice::MappedWriter"] = "Sluice::MappedWriter"
+    while ((getline line < json) > 0) {
+      if (line !~ /"workload": "seqwrite"/) continue
+      e = line; sub(/.*"engine": "/, "", e); sub(/".*/, "", e)
+      b = line; sub(/.*"blockSize": /, "", b); sub(/,.*/, "", b)
+      f = line; sub(/.*"file": "/, "", f); sub(/".*/, "", f)
+      m = line; sub(/.*"mbPerSec": /, "", m); sub(/,.*/, "", m)
+      u = line; sub(/.*"userSec": /, "", u); sub(/,.*/, "", u)
+      s = line; sub(/.*"systemSec": /, "", s); sub(/,.*/, "", s)
+      ours[f SUBSEP b / 1024 SUBSEP e] = m; ourscpu[f SUBSEP b / 1024 SUBSEP e] = u + s
+    }
+    print "Existing file, MB/s (x ruby File), medians: the post'"'"'s harness (measured pass) | sluice bench jruby (cached)"
+    printf "%-36s %19s %19s %19s | %19s %19s %19s\n", "", "1k", "4k", "16k", "1k", "4k", "16k"
+    for (r = 1; r <= rows; r++) {
+      n = order[r]; line = sprintf("%-36s", n)
+      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); v = median(old[kib SUBSEP n]); base = median(old[kib SUBSEP "ruby File"])
+        post[kib SUBSEP n] = v; line = line sprintf(" %10.0f (%5.2f)", v, v / base) }
+      line = line " |"
+      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); v = ours["cached" SUBSEP kib SUBSEP names[n]]
+        base = ours["cached" SUBSEP kib SUBSEP "ruby-File"]
+        line = line (v == "" ? sprintf(" %19s", "") : sprintf(" %10.0f (%5.2f)", v, v / base)) }
+      print line
+    }
+    print ""
+    print "Sluice::MappedWriter / MmapFileExt unboxed unsafe (the post'"'"'s fastest), existing file:"
+    printf "%-36s %10s %10s %10s\n", "", "1k", "4k", "16k"
+    lp = sprintf("%-36s", "the post'"'"'s harness"); lo = sprintf("%-36s", "sluice bench jruby")
+    la = sprintf("%-36s", "agreement (post / ours)")
+    for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1)
+      p = post[kib SUBSEP "Sluice::MappedWriter"] / post[kib SUBSEP "java MmapFileExt, unboxed, unsafe"]
+      o = ours["cached" SUBSEP kib SUBSEP "Sluice::MappedWriter"] / ours["cached" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]
+      lp = lp sprintf(" %10.2f", p); lo = lo sprintf(" %10.2f", o); la = la sprintf(" %10.2f", p / o) }
+    print lp; print lo; print la
+    print "The same ratio by CPU seconds (user + system of the whole JRuby process; medians), which waiting on a busy"
+    print "machine does not inflate:"
+    lp = sprintf("%-36s", "the post'"'"'s harness, by CPU"); lo = sprintf("%-36s", "sluice bench jruby, by CPU")
+    for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1)
+      # Tiny runs can take less than the 10 ms the CPU times are counted in.
+      a = median(cpu[kib SUBSEP "java MmapFileExt, unboxed, unsafe"]); b = median(cpu[kib SUBSEP "Sluice::MappedWriter"])
+      lp = lp (b > 0 ? sprintf(" %10.2f", a / b) : sprintf(" %10s", "-"))
+      a = ourscpu["cached" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]; b = ourscpu["cached" SUBSEP kib SUBSEP "Sluice::MappedWriter"]
+      lo = lo (b > 0 ? sprintf(" %10.2f", a / b) : sprintf(" %10s", "-")) }
+    print lp; print lo
+    print ""
+    print "New file, MB/s: sluice bench jruby (new: the file deleted before each timed run, rows in rotating order)"
+    for (r = 1; r <= rows; r++) { n = order[r]; line = sprintf("%-36s", n)
+      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); v = ours["new" SUBSEP kib SUBSEP names[n]]
+        line = line (v == "" ? sprintf(" %10s", "") : sprintf(" %10.0f", v)) }
+      print line }
+    print ""
+    print "Not compared: the post'"'"'s rehearsal pass (a new file), MB/s. Unreliable on a VM: the system time of fresh"
+    print "pages lands on whichever writer runs after ruby File, so new files are measured as sluice bench jruby does."
+    for (r = 1; r <= rows; r++) { n = order[r]; line = sprintf("%-36s", n)
+      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); line = line sprintf(" %10.0f", median(fresh[kib SUBSEP n])) }
+      print line }
+  }' "$samples"
+echo
+echo "sluice bench jruby's own table:"
+cat "$work/bench-jruby.txt"

@@ -1,0 +1,52 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * scripts/seed-mmap-harness.sh on a tiny size against a checkout of the JRuby mmap post's benchmark, named by the
+ * environment variable {@value #CHECKOUT_VARIABLE} (the project does not carry the post's code). It starts the
+ * project's launcher, which builds the project first when its sources changed.
+ */
+class SeedMmapHarnessScriptTest {
+    static final String CHECKOUT_VARIABLE = "SLUICE_SEED_MMAP_CHECKOUT";
+
+    @Test
+    void theScriptRunsThePostsHarnessWithOurRowAndPrintsBothTables(@TempDir Path tmp) throws Exception {
+        String checkout = System.getenv(CHECKOUT_VARIABLE);
+        assumeTrue(checkout != null && Files.isRegularFile(Path.of(checkout, "mmap_test.rb")),
+                "no checkout of colinsurprenant/jruby-mmap-benchmark: set " + CHECKOUT_VARIABLE + " to one");
+        Path root = Path.of("").toAbsolutePath().getParent();
+        Path script = root.resolve("scripts/seed-mmap-harness.sh");
+        Path log = tmp.resolve("out.txt");
+        Process p = new ProcessBuilder(script.toString(), checkout, "--size", "1048576", "--rounds", "1",
+                "--dir", tmp.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertTrue(p.waitFor(15, TimeUnit.MINUTES), "the script did not finish in 15 minutes");
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), out);
+        // The post's harness ran each row (its bmbm lines), our row included.
+        assertTrue(out.contains("java MmapFileExt, unboxed, unsafe, 16k ruby String"), out);
+        assertTrue(out.contains("Sluice::MappedWriter, 1k ruby String"), out);
+        // Both tables, and the ratio from each harness with their agreement, as numbers.
+        for (String label : new String[] {"the post's harness", "sluice bench jruby", "agreement (post / ours)"}) {
+            assertTrue(Pattern.compile("(?m)^" + Pattern.quote(label) + " +[0-9.]+ +[0-9.]+ +[0-9.]+$").matcher(out)
+                    .find(), label + "\n" + out);
+        }
+        assertTrue(out.contains("Unreliable on a VM"), out);
+        assertTrue(out.contains("sluice bench jruby's own table:"), out);
+        // Nothing left behind but the test's own log.
+        try (var s = Files.list(tmp)) {
+            assertEquals(1, s.count(), out);
+        }
+    }
+}
