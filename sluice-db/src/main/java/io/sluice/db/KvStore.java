@@ -209,8 +209,8 @@ public final class KvStore implements AutoCloseable {
      * The page cache of a store opened now, in MB: an eighth of the heap's limit, at least MVStore's default of 16 and
      * at most 1024. A page not in the cache is read from the file and decoded again on every visit (about 50 entries
      * of 16-byte keys and values each): with MVStore's 16 MB, a store of a million such entries (36 MB on disk, some
-     * 90 MB as decoded pages) missed the cache on most random gets and scans, which then ran at a third to a half of
-     * their speed with the whole tree cached.
+     * 90 MB as decoded pages) missed the cache on most random gets, which ran 2.5 to 6 times slower than with the
+     * tree cached (docs/benchmarks/2026-11-26-kv-kyotocabinet.md).
      */
     static int cacheMegabytes() {
         long eighth = Runtime.getRuntime().maxMemory() / 8 >> 20;
