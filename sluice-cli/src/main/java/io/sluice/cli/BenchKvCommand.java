@@ -15,8 +15,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice bench kv}: Sluice::DB against the same store from Java and through JRuby's automatic conversion, and
- * Ruby's PStore, on a maf_index-shaped workload. The work is in {@link KvBench} (module sluice-bench).
+ * {@code sluice bench kv}: Sluice::DB against the same store from Java and through JRuby's automatic conversion,
+ * Ruby's PStore, and Kyoto Cabinet from MRI and C++, on a maf_index-shaped workload. The work is in {@link KvBench}
+ * (module sluice-bench).
  */
 @Command(name = "kv", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
@@ -24,9 +25,11 @@ import picocli.CommandLine.Spec;
                     + "start; 16-byte values of offset and length), then random gets, then scans of 100 entries from "
                     + "random keys. Rows: Sluice::DB from JRuby; the same MVStore from JRuby through automatic "
                     + "String conversion; KvStore from Java with no JRuby (the binding's overhead); Ruby's PStore at "
-                    + "a smaller N.",
-            "The JRuby rows run from the jruby-complete jar in a JVM of their own. The default 5 M entries take "
-                    + "several minutes; --n 200000 takes about one."})
+                    + "a smaller N; Kyoto Cabinet's TreeDB from MRI (ruby-kyotocabinet) and from C++ (compiled here "
+                    + "with g++ against libkyotocabinet-dev), each skipped with the reason where this machine lacks it.",
+            "Every row runs in a process of its own (the JRuby rows from the jruby-complete jar), all started first; "
+                    + "each round runs every row once, in an order rotated each round, on the same keys. The default "
+                    + "5 M entries take several minutes on an idle machine; --n 200000 takes about one."})
 final class BenchKvCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

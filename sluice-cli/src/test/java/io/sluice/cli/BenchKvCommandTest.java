@@ -21,6 +21,8 @@ class BenchKvCommandTest {
         assertEquals(Main.OK, run("bench", "kv", "--help"), err::toString);
         assertTrue(out.toString().contains("Sluice::DB"), out::toString);
         assertTrue(out.toString().contains("--pstore-n"), out::toString);
+        assertTrue(out.toString().contains("ruby-kyotocabinet") && out.toString().contains("libkyotocabinet-dev"),
+                out::toString);
     }
 
     @Test

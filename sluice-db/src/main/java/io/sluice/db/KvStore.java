@@ -187,7 +187,11 @@ public final class KvStore implements AutoCloseable {
         // Read before MVStore opens and locks the file: closing a second channel on a file drops this process's
         // POSIX locks on it.
         Tail tail = Files.isRegularFile(p) ? Tail.read(p) : null;
-        SingleFileStore file = new SingleFileStore(new HashMap<>());
+        // The file store keeps the page cache, sized from this map when it is made (the builder's cacheSize is only
+        // read when MVStore makes the file store itself).
+        Map<String, Object> config = new HashMap<>();
+        config.put("cacheSize", cacheMegabytes());
+        SingleFileStore file = new SingleFileStore(config);
         boolean success = false;
         try {
             file.open(p.toString(), !writable, null);
@@ -258,6 +262,23 @@ public final class KvStore implements AutoCloseable {
                     DataUtils.ERROR_BLOCK_NOT_FOUND, DataUtils.ERROR_SERIALIZATION -> true;
             default -> false;
         };
+    }
+
+    /**
+     * The page cache of a store opened now, in MB: an eighth of the heap's limit, at least MVStore's default of 16 and
+     * at most 1024. A page not in the cache is read from the file and decoded again on every visit (about 50 entries
+     * of 16-byte keys and values each): with MVStore's 16 MB, a store of a million such entries (36 MB on disk, some
+     * 90 MB as decoded pages) missed the cache on most random gets, which ran 2.5 to 6 times slower than with the
+     * tree cached (docs/benchmarks/2026-11-26-kv-kyotocabinet.md).
+     */
+    static int cacheMegabytes() {
+        long eighth = Runtime.getRuntime().maxMemory() / 8 >> 20;
+        return (int) Math.max(16, Math.min(1024, eighth));
+    }
+
+    /** The page cache's size in MB (see {@link #cacheMegabytes}). */
+    int cacheSize() {
+        return store.getCacheSize();
     }
 
     private static void closeQuietly(FileStore<?> file) {

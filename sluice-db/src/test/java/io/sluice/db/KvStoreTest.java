@@ -35,6 +35,17 @@ class KvStoreTest {
     }
 
     @Test
+    void aFileStoreCachesAnEighthOfTheHeapNotMvStores16Megabytes(@TempDir Path tmp) throws IOException {
+        long eighth = Runtime.getRuntime().maxMemory() / 8 >> 20;
+        try (KvStore kv = KvStore.open(tmp.resolve("cache.kv"), true, true, false)) {
+            assertEquals(Math.max(16, Math.min(1024, eighth)), kv.cacheSize());
+            // The test JVM's heap is large enough for the cache to be more than MVStore's own default.
+            assertTrue(kv.cacheSize() > 16, () -> "cache " + kv.cacheSize() + " MB with a heap of "
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MB");
+        }
+    }
+
+    @Test
     void randomOperationsMatchASortedMapAcrossReopens() throws IOException {
         Random r = new Random(42);
         TreeMap<byte[], byte[]> model = new TreeMap<>(UNSIGNED);

@@ -215,6 +215,18 @@ public final class RubyDB extends RubyObject {
         return Arrays.copyOfRange(b.unsafeBytes(), b.begin(), b.begin() + b.realSize());
     }
 
+    /**
+     * The bytes of a String for a lookup the store does not keep (a get): the String's own array when the String
+     * fills it, else a copy. A get is the hottest call of an index, and most keys (those of {@code pack}, of a read)
+     * fill their array.
+     */
+    static byte[] lookup(IRubyObject o) {
+        RubyString s = o instanceof RubyString r ? r : o.asString();
+        ByteList b = s.getByteList();
+        byte[] a = b.unsafeBytes();
+        return b.begin() == 0 && b.realSize() == a.length ? a : Arrays.copyOfRange(a, b.begin(), b.begin() + b.realSize());
+    }
+
     /** A binary String over the store's array, copied by Ruby only if changed. */
     static RubyString string(Ruby runtime, byte[] bytes) {
         return RubyString.newStringShared(runtime, new ByteList(bytes, ASCIIEncoding.INSTANCE, false));
@@ -240,7 +252,7 @@ public final class RubyDB extends RubyObject {
             if (s == null) {
                 return context.nil;
             }
-            byte[] v = s.get(bytes(key));
+            byte[] v = s.get(lookup(key));
             if (v == null) {
                 fail(context, NOREC, "no record");
                 return context.nil;

@@ -40,30 +40,53 @@ public final class RubyDBCursor extends RubyObject {
         return cursor;
     }
 
-    /** {@code jump(key = nil)}: to the first record at or after {@code key} (the first record); whether found. */
-    @JRubyMethod(name = "jump", optional = 1)
-    public IRubyObject jump(ThreadContext context, IRubyObject[] args) {
+    // The methods with an optional argument are one Java method per arity rather than one taking IRubyObject[]:
+    // JRuby then calls them without building an argument array, which a scan would otherwise pay for every record.
+
+    /** {@code jump}: to the first record; whether there is one. */
+    @JRubyMethod(name = "jump")
+    public IRubyObject jump(ThreadContext context) {
+        return jumpTo(context, null);
+    }
+
+    /** {@code jump(key)}: to the first record at or after {@code key} (the first record when nil); whether found. */
+    @JRubyMethod(name = "jump")
+    public IRubyObject jump(ThreadContext context, IRubyObject key) {
+        return jumpTo(context, key);
+    }
+
+    private IRubyObject jumpTo(ThreadContext context, IRubyObject key) {
         try {
             KvCursor c = cursor(context);
             if (c == null) {
                 return context.fals;
             }
-            byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
+            byte[] from = key != null && !key.isNil() ? RubyDB.bytes(key) : null;
             return c.jump(from) ? context.tru : db.cursorFail(context, RubyDB.NOREC, "no record");
         } catch (RuntimeException e) {
             return db.storeFailed(context, e, "jump", context.fals);
         }
     }
 
-    /** {@code jump_back(key = nil)}: to the last record at or before {@code key} (the last record); whether found. */
-    @JRubyMethod(name = "jump_back", optional = 1)
-    public IRubyObject jumpBack(ThreadContext context, IRubyObject[] args) {
+    /** {@code jump_back}: to the last record; whether there is one. */
+    @JRubyMethod(name = "jump_back")
+    public IRubyObject jumpBack(ThreadContext context) {
+        return jumpBackTo(context, null);
+    }
+
+    /** {@code jump_back(key)}: to the last record at or before {@code key} (the last record when nil); whether found. */
+    @JRubyMethod(name = "jump_back")
+    public IRubyObject jumpBack(ThreadContext context, IRubyObject key) {
+        return jumpBackTo(context, key);
+    }
+
+    private IRubyObject jumpBackTo(ThreadContext context, IRubyObject key) {
         try {
             KvCursor c = cursor(context);
             if (c == null) {
                 return context.fals;
             }
-            byte[] from = args.length > 0 && !args[0].isNil() ? RubyDB.bytes(args[0]) : null;
+            byte[] from = key != null && !key.isNil() ? RubyDB.bytes(key) : null;
             if (!c.jumpBack(from)) {
                 return db.cursorFail(context, RubyDB.NOREC, "no record");
             }
@@ -105,28 +128,43 @@ public final class RubyDBCursor extends RubyObject {
         }
     }
 
-    /**
-     * {@code key(step = false)}, {@code get_key} (Kyoto Cabinet's name): the current key, then a step on if asked;
-     * nil (error NOREC) when nowhere.
-     */
-    @JRubyMethod(name = {"key", "get_key"}, optional = 1)
-    public IRubyObject key(ThreadContext context, IRubyObject[] args) {
-        return current(context, args, 0);
+    /** {@code key}, {@code get_key} (Kyoto Cabinet's name): the current key; nil (error NOREC) when nowhere. */
+    @JRubyMethod(name = {"key", "get_key"})
+    public IRubyObject key(ThreadContext context) {
+        return current(context, false, 0);
     }
 
-    /** {@code value(step = false)}, {@code get_value}: the current value, then a step if asked; nil (error NOREC) when nowhere. */
-    @JRubyMethod(name = {"value", "get_value"}, optional = 1)
-    public IRubyObject value(ThreadContext context, IRubyObject[] args) {
-        return current(context, args, 1);
+    /** {@code key(step)}, {@code get_key(step)}: the current key, then a step on if {@code step} is true. */
+    @JRubyMethod(name = {"key", "get_key"})
+    public IRubyObject key(ThreadContext context, IRubyObject step) {
+        return current(context, step.isTrue(), 0);
     }
 
-    /** {@code get(step = false)}: {@code [key, value]}, then a step if asked; nil (error NOREC) when nowhere. */
-    @JRubyMethod(name = "get", optional = 1)
-    public IRubyObject get(ThreadContext context, IRubyObject[] args) {
-        return current(context, args, 2);
+    /** {@code value}, {@code get_value}: the current value; nil (error NOREC) when nowhere. */
+    @JRubyMethod(name = {"value", "get_value"})
+    public IRubyObject value(ThreadContext context) {
+        return current(context, false, 1);
     }
 
-    private IRubyObject current(ThreadContext context, IRubyObject[] args, int what) {
+    /** {@code value(step)}, {@code get_value(step)}: the current value, then a step on if {@code step} is true. */
+    @JRubyMethod(name = {"value", "get_value"})
+    public IRubyObject value(ThreadContext context, IRubyObject step) {
+        return current(context, step.isTrue(), 1);
+    }
+
+    /** {@code get}: {@code [key, value]}; nil (error NOREC) when nowhere. */
+    @JRubyMethod(name = "get")
+    public IRubyObject get(ThreadContext context) {
+        return current(context, false, 2);
+    }
+
+    /** {@code get(step)}: {@code [key, value]}, then a step on if {@code step} is true. */
+    @JRubyMethod(name = "get")
+    public IRubyObject get(ThreadContext context, IRubyObject step) {
+        return current(context, step.isTrue(), 2);
+    }
+
+    private IRubyObject current(ThreadContext context, boolean step, int what) {
         try {
             KvCursor c = cursor(context);
             if (c == null) {
@@ -144,7 +182,7 @@ public final class RubyDBCursor extends RubyObject {
                 default -> Create.newArray(context, RubyDB.string(runtime, k, db.encoding),
                         RubyDB.string(runtime, c.value(), db.encoding));
             };
-            if (args.length > 0 && args[0].isTrue()) {
+            if (step) {
                 // Kyoto Cabinet's cursor steps on in the direction it last moved, and off the end leaves NOREC.
                 if (!c.stepOn()) {
                     db.note(RubyDB.NOREC, "no record");

@@ -6,29 +6,47 @@ import io.sluice.db.KvCursor;
 import io.sluice.db.KvStore;
 import java.io.BufferedReader;
 import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code sluice bench kv}: an index build shaped like bio-maf's {@code maf_index} (bulk load of 16-byte keys and
  * values, random gets, scans of 100 entries from random keys) through {@code Sluice::DB} from JRuby, the same MVStore
- * from JRuby through automatic String conversion, Ruby's {@code PStore} at a smaller N ({@code kv_bench.rb}, run by
- * JRuby from the complete jar in a JVM of its own), and {@link KvStore} straight from Java in this JVM: the binding's
- * overhead is the distance between the first and the last.
+ * from JRuby through automatic String conversion, Ruby's {@code PStore} at a smaller N, Kyoto Cabinet's TreeDB from MRI
+ * (the stack bio-maf was written for) and from C++, and {@link KvStore} straight from Java: the binding's overhead is
+ * the distance between the first and the Java row, and Kyoto Cabinet is the anchor.
+ *
+ * <p>Every row is a worker process of its own ({@code kv_bench.rb} under JRuby or MRI, {@code kv_kyoto.cc} compiled
+ * here, or this class's {@link #main} in a JVM): one process per row keeps one row's garbage, heap sizing and JIT
+ * profiles (MVStore's code runs with byte[] keys in one row and Strings in another) out of another's measurement.
+ * The workers stay up for the whole run and the rounds interleave them: each round runs every row once, in an order
+ * rotated by one each round, and every row of a round looks up the same keys (a key file written for the round).
  */
 public final class KvBench {
     static final String SCRIPT = "uri:classloader:/io/sluice/bench/jruby/kv_bench.rb";
@@ -36,8 +54,16 @@ public final class KvBench {
     static final String JAVA = "KvStore-java";
     static final String AUTO = "MVStore-autoconversion";
     static final String PSTORE = "PStore";
+    static final String KC_MRI = "KyotoCabinet-MRI";
+    static final String KC_CPP = "KyotoCabinet-C++";
     private static final List<String> OPS = List.of("load", "get", "scan");
     private static final int SCAN = 100;
+    /** System property naming the MRI to run the KyotoCabinet-MRI row with (default: ruby, from PATH). */
+    public static final String RUBY = "sluice.bench.kv.ruby";
+    /** System property naming the C++ compiler that builds the KyotoCabinet-C++ row (default: g++, from PATH). */
+    public static final String CXX = "sluice.bench.kv.cxx";
+    private static final String DEBIAN_MRI = "on Debian: apt-get install ruby ruby-kyotocabinet";
+    private static final String DEBIAN_CPP = "on Debian: apt-get install g++ libkyotocabinet-dev";
 
     private KvBench() {
     }
@@ -62,62 +88,275 @@ public final class KvBench {
         }
     }
 
-    /** One measured run: operations and seconds, with the entries in the store. */
-    record Sample(long ops, double seconds, long n) {
+    /** One measured run: operations, wall seconds, the entries in the store, and the worker process's CPU seconds. */
+    record Sample(long ops, double seconds, long n, double cpuSeconds) {
         double opsPerSec() {
             return ops / seconds;
         }
+
+        double opsPerCpuSec() {
+            return ops / cpuSeconds;
+        }
     }
 
-    /** What a run measured: samples by row and operation (measured rounds only), file sizes by row. */
-    public record Result(Map<String, Map<String, List<Sample>>> samples, Map<String, Long> sizes) {
+    /**
+     * What a run measured: samples by row and operation (measured rounds only), file sizes by row, and the rows that
+     * could not run here with the reason.
+     */
+    public record Result(Map<String, Map<String, List<Sample>>> samples, Map<String, Long> sizes,
+            Map<String, String> skipped) {
     }
 
-    /** Runs the JRuby rows in a child JVM, then the Java row here; progress to {@code err}. */
+    /** A row's worker process: one command line in, sample lines out (the protocol of kv_bench.rb). */
+    private static final class Worker implements AutoCloseable {
+        final String row;
+        final Process process;
+        final BufferedReader out;
+        final Writer in;
+        final Thread progress;
+        /** The process's last lines of standard error, for a reason when it dies. */
+        final Deque<String> lastErr = new ArrayDeque<>();
+        private boolean ready;
+
+        Worker(String row, List<String> command, Path dir, PrintWriter err) throws IOException {
+            this.row = row;
+            this.process = new ProcessBuilder(command).directory(dir.toFile()).start();
+            this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            // A worker's progress goes where this run's own goes: the caller's writer, which is standard error for the
+            // CLI but may be anything else (a test's buffer), rather than this JVM's file descriptor 2.
+            this.progress = Thread.ofPlatform().name("sluice-bench-kv " + row).daemon().start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line; (line = r.readLine()) != null; ) {
+                        synchronized (lastErr) {
+                            lastErr.addLast(line);
+                            if (lastErr.size() > 5) {
+                                lastErr.removeFirst();
+                            }
+                        }
+                        err.println("  " + row + ": " + line);
+                        err.flush();
+                    }
+                } catch (IOException e) {
+                    err.println("sluice bench kv: " + row + "'s progress stopped: " + e);
+                }
+            });
+        }
+
+        /** Waits for the worker's "ready" (once); null when it came, else why not (the worker's last words). */
+        String awaitReady() throws IOException {
+            if (ready) {
+                return null;
+            }
+            String line = out.readLine();
+            if ("ready".equals(line)) {
+                ready = true;
+                return null;
+            }
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+                progress.join(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            synchronized (lastErr) {
+                String said = line != null ? line : lastErr.stream().filter(l -> !l.isBlank()).reduce((a, b) -> b)
+                        .orElse("exit code " + (process.isAlive() ? "(still running)" : process.exitValue()));
+                return said.strip();
+            }
+        }
+
+        /** Runs one round of the row; its samples and file size go to {@code samples} and {@code sizes}. */
+        void run(int round, int count, Options o, Path keys, Path store, Map<String, Map<String, List<Sample>>> samples,
+                Map<String, Long> sizes) throws IOException {
+            in.write(String.join("\t", "run", row, Integer.toString(round), Integer.toString(count),
+                    Integer.toString(o.gets()), Integer.toString(o.scans()), keys.toString(), store.toString()) + "\n");
+            in.flush();
+            for (String line; (line = out.readLine()) != null; ) {
+                String[] f = line.split("\t");
+                switch (f[0]) {
+                    case "done" -> {
+                        return;
+                    }
+                    case "error" -> throw new IOException("sluice bench kv: " + row + ", round " + round + ": "
+                            + (f.length > 1 ? f[1] : "failed"));
+                    case "sample" -> {
+                        if (f.length == 8 && Integer.parseInt(f[3]) > 0) {
+                            add(samples, f[1], f[2], new Sample(Long.parseLong(f[4]), Double.parseDouble(f[5]),
+                                    Long.parseLong(f[6]), Double.parseDouble(f[7])));
+                        }
+                    }
+                    case "size" -> {
+                        if (f.length == 3) {
+                            sizes.put(f[1], Long.parseLong(f[2]));
+                        }
+                    }
+                    default -> {
+                        // Anything else a library printed on standard output is not ours to parse.
+                    }
+                }
+            }
+            throw new IOException("sluice bench kv: the " + row + " worker ended in round " + round + " ("
+                    + String.join(" / ", lastErr) + ")");
+        }
+
+        @Override
+        public void close() {
+            try {
+                in.write("quit\n");
+                in.flush();
+                in.close();
+            } catch (IOException e) {
+                // A worker that is gone already needs no quit.
+            }
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+                progress.join(1000);
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Starts a worker per row (skipping, with the reason, the Kyoto Cabinet rows this machine cannot run), then runs
+     * the rounds; progress to {@code err}.
+     */
     public static Result run(Options o, PrintWriter err) throws IOException, InterruptedException {
         Map<String, Map<String, List<Sample>>> samples = new LinkedHashMap<>();
         Map<String, Long> sizes = new LinkedHashMap<>();
-        List<String> command = command(o);
-        err.println("sluice bench kv: " + String.join(" ", command));
-        err.flush();
-        Process p = new ProcessBuilder(command).start();
-        // The child's progress lines go where this run's own go: the caller's writer, which is standard error for the
-        // CLI but may be anything else (a test's buffer), rather than this JVM's file descriptor 2.
-        Thread progress = Thread.ofPlatform().name("sluice-bench-kv-stderr").daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    err.println(line);
-                }
-                err.flush();
-            } catch (IOException e) {
-                err.println("sluice bench kv: the JRuby process's progress stopped: " + e);
+        Map<String, String> skipped = new LinkedHashMap<>();
+        Path scratch = Files.createDirectories(o.dir().resolve("sluice-kv-bench-" + ProcessHandle.current().pid()));
+        Map<String, Worker> workers = new LinkedHashMap<>();
+        try {
+            List<String> jrubyRows = new ArrayList<>(List.of(SLUICE, AUTO));
+            if (o.pstoreN() > 0) {
+                jrubyRows.add(PSTORE);
             }
-        });
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                String[] f = line.split("\t");
-                if (f[0].equals("sample") && f.length == 7 && Integer.parseInt(f[3]) > 0) {
-                    add(samples, f[1], f[2], new Sample(Long.parseLong(f[4]), Double.parseDouble(f[5]),
-                            Long.parseLong(f[6])));
-                } else if (f[0].equals("size") && f.length == 3) {
-                    sizes.put(f[1], Long.parseLong(f[2]));
+            for (String row : jrubyRows) {
+                start(workers, row, jrubyCommand(o, row), scratch, err);
+            }
+            start(workers, JAVA, javaCommand(), scratch, err);
+            String why = startMri(workers, scratch, err);
+            if (why != null) {
+                skipped.put(KC_MRI, why);
+            }
+            why = startCpp(workers, scratch, err);
+            if (why != null) {
+                skipped.put(KC_CPP, why);
+            }
+            skipped.forEach((row, reason) -> err.println("sluice bench kv: no " + row + " row: " + reason));
+            for (String row : workers.keySet()) {
+                String failed = workers.get(row).awaitReady();
+                if (failed != null) {
+                    throw new IOException("sluice bench kv: the " + row + " worker did not start: " + failed);
+                }
+            }
+            List<String> rows = new ArrayList<>(workers.keySet());
+            Random rng = new Random(42);
+            Path keys = scratch.resolve("keys");
+            for (int round = 0; round <= o.rounds(); round++) {
+                writeKeys(keys, rng, o.gets() + o.scans());
+                List<String> order = new ArrayList<>(rows);
+                Collections.rotate(order, -round);
+                err.println("round " + round + (round == 0 ? " (rehearsal)" : "") + ": " + String.join(", ", order));
+                err.flush();
+                for (String row : order) {
+                    int count = row.equals(PSTORE) ? o.pstoreN() : o.n();
+                    String file = "store-" + row.replaceAll("\\W", "_") + (row.startsWith("KyotoCabinet") ? ".kct" : "");
+                    workers.get(row).run(round, count, o, keys, scratch.resolve(file), samples, sizes);
                 }
             }
         } finally {
-            if (p.isAlive()) {
-                p.destroy();
+            for (Worker w : workers.values()) {
+                w.close();
             }
+            deleteTree(scratch);
         }
-        int exit = p.waitFor();
-        progress.join();
-        if (exit != 0) {
-            throw new IOException("the JRuby benchmark process failed with exit code " + exit);
-        }
-        err.println("KvStore from Java, in this JVM");
+        return new Result(samples, sizes, skipped);
+    }
+
+    private static void start(Map<String, Worker> workers, String row, List<String> command, Path dir,
+            PrintWriter err) throws IOException {
+        err.println("sluice bench kv: " + row + ": " + String.join(" ", command));
         err.flush();
-        runJava(o, samples, sizes);
-        return new Result(samples, sizes);
+        workers.put(row, new Worker(row, command, dir, err));
+    }
+
+    /** Starts the MRI worker, or returns why there is none. */
+    private static String startMri(Map<String, Worker> workers, Path scratch, PrintWriter err) throws IOException {
+        Path script = scratch.resolve("kv_bench.rb");
+        copyResource("kv_bench.rb", script);
+        List<String> command = List.of(System.getProperty(RUBY, "ruby"), script.toString(), "--rows", KC_MRI);
+        Worker w;
+        try {
+            w = new Worker(KC_MRI, command, scratch, err);
+        } catch (IOException e) {
+            return "no " + command.get(0) + " (" + e.getMessage() + "); " + DEBIAN_MRI;
+        }
+        String failed = w.awaitReady();
+        if (failed != null) {
+            w.close();
+            return "ruby cannot run it (" + failed + "); " + DEBIAN_MRI;
+        }
+        err.println("sluice bench kv: " + KC_MRI + ": " + String.join(" ", command));
+        workers.put(KC_MRI, w);
+        return null;
+    }
+
+    /** Compiles kv_kyoto.cc into the scratch directory and starts it, or returns why there is none. */
+    private static String startCpp(Map<String, Worker> workers, Path scratch, PrintWriter err)
+            throws IOException, InterruptedException {
+        Path source = scratch.resolve("kv_kyoto.cc");
+        Path binary = scratch.resolve("kv_kyoto");
+        copyResource("kv_kyoto.cc", source);
+        List<String> compile = List.of(System.getProperty(CXX, "g++"), "-O2", "-o", binary.toString(), source.toString(), "-lkyotocabinet");
+        err.println("sluice bench kv: compiling " + KC_CPP + ": " + String.join(" ", compile));
+        err.flush();
+        Process p;
+        try {
+            p = new ProcessBuilder(compile).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            return "no " + compile.get(0) + " (" + e.getMessage() + "); " + DEBIAN_CPP;
+        }
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            String first = output.lines().filter(l -> l.contains("error")).findFirst()
+                    .orElse(output.lines().findFirst().orElse("exit code " + p.exitValue()));
+            return "g++ cannot build it against libkyotocabinet (" + first.strip() + "); " + DEBIAN_CPP;
+        }
+        start(workers, KC_CPP, List.of(binary.toString()), scratch, err);
+        return null;
+    }
+
+    private static void copyResource(String name, Path to) throws IOException {
+        try (InputStream in = KvBench.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("resource " + name + " is missing from " + codeSource(KvBench.class));
+            }
+            Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** The round's key file: gets then scans, each a big-endian entry number below 2^31 (each row takes it mod N). */
+    private static void writeKeys(Path keys, Random rng, int count) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(count * 4);
+        for (int i = 0; i < count; i++) {
+            b.putInt(rng.nextInt(Integer.MAX_VALUE));
+        }
+        Files.write(keys, b.array());
+    }
+
+    private static void deleteTree(Path dir) {
+        try (var s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // Scratch files left behind are in the user's --dir, named after this process.
+        }
     }
 
     private static void add(Map<String, Map<String, List<Sample>>> samples, String row, String op, Sample s) {
@@ -134,86 +373,129 @@ public final class KvBench {
         return ByteBuffer.allocate(16).putLong((long) i * 4096).putLong(1000 + (i & 1023)).array();
     }
 
-    static void runJava(Options o, Map<String, Map<String, List<Sample>>> samples, Map<String, Long> sizes)
-            throws IOException {
-        Random rng = new Random(42);
-        for (int round = 0; round <= o.rounds(); round++) {
-            Path path = o.dir().resolve("sluice-kv-bench-" + ProcessHandle.current().pid() + "-java");
-            Files.deleteIfExists(path);
-            byte[][] getKeys = new byte[o.gets()][];
-            for (int i = 0; i < getKeys.length; i++) {
-                getKeys[i] = key(rng.nextInt(o.n()));
+    /**
+     * The {@code KvStore-java} row's worker: the protocol of {@code kv_bench.rb} on standard input and output, run by
+     * {@link #run} in a JVM of its own.
+     *
+     * @param args none
+     * @throws IOException if standard input or output fails
+     */
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        System.err.println("worker " + JAVA + ": Java " + Runtime.version());
+        out.println("ready");
+        for (String line; (line = in.readLine()) != null; ) {
+            String[] f = line.split("\t");
+            if (f.length == 0 || f[0].equals("quit")) {
+                break;
             }
-            byte[][] scanKeys = new byte[o.scans()][];
-            for (int i = 0; i < scanKeys.length; i++) {
-                scanKeys[i] = key(rng.nextInt(o.n()));
+            try {
+                if (!f[0].equals("run") || f.length != 8) {
+                    throw new IllegalArgumentException("bad command: " + line);
+                }
+                runJava(f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]),
+                        Integer.parseInt(f[5]), Path.of(f[6]), Path.of(f[7]), out);
+                out.println("done");
+            } catch (IOException | RuntimeException e) {
+                out.println("error\t" + e.toString().replace('\t', ' ').replace('\n', ' '));
             }
-            try (KvStore kv = KvStore.open(path, true, true, true)) {
-                long t = System.nanoTime();
-                for (int i = 0; i < o.n(); i++) {
-                    kv.put(key(i), value(i));
-                }
-                kv.sync(false);
-                record(samples, round, "load", o.n(), t, o.n());
-                t = System.nanoTime();
-                int found = 0;
-                for (byte[] k : getKeys) {
-                    if (kv.get(k) != null) {
-                        found++;
-                    }
-                }
-                record(samples, round, "get", o.gets(), t, o.n());
-                if (found != o.gets()) {
-                    throw new IllegalStateException("KvStore: " + found + " of " + o.gets() + " keys found");
-                }
-                t = System.nanoTime();
-                long seen = 0;
-                KvCursor c = kv.cursor();
-                for (byte[] k : scanKeys) {
-                    boolean more = c.jump(k);
-                    for (int j = 0; j < SCAN && more; j++) {
-                        seen += c.value().length > 0 ? 1 : 0;
-                        more = c.step();
-                    }
-                }
-                record(samples, round, "scan", o.scans(), t, o.n());
-                if (seen == 0) {
-                    throw new IllegalStateException("KvStore: scans saw nothing");
+        }
+    }
+
+    private static void runJava(String row, int round, int n, int gets, int scans, Path keyFile, Path path,
+            PrintStream out) throws IOException {
+        ByteBuffer idx = ByteBuffer.wrap(Files.readAllBytes(keyFile));
+        byte[][] getKeys = new byte[gets][];
+        for (int i = 0; i < gets; i++) {
+            getKeys[i] = key(idx.getInt() % n);
+        }
+        byte[][] scanKeys = new byte[scans][];
+        for (int i = 0; i < scans; i++) {
+            scanKeys[i] = key(idx.getInt() % n);
+        }
+        Files.deleteIfExists(path);
+        try (KvStore kv = KvStore.open(path, true, true, true)) {
+            long t = System.nanoTime();
+            long c = cpuNanos();
+            for (int i = 0; i < n; i++) {
+                kv.put(key(i), value(i));
+            }
+            kv.sync(false);
+            emit(out, row, "load", round, n, t, c, n);
+            t = System.nanoTime();
+            c = cpuNanos();
+            int found = 0;
+            for (byte[] k : getKeys) {
+                if (kv.get(k) != null) {
+                    found++;
                 }
             }
-            if (round == o.rounds()) {
-                sizes.put(JAVA, Files.size(path));
+            emit(out, row, "get", round, gets, t, c, n);
+            if (found != gets) {
+                throw new IllegalStateException(row + ": " + found + " of " + gets + " keys found");
+            }
+            t = System.nanoTime();
+            c = cpuNanos();
+            long seen = 0;
+            KvCursor cur = kv.cursor();
+            for (byte[] k : scanKeys) {
+                boolean more = cur.jump(k);
+                for (int j = 0; j < SCAN && more; j++) {
+                    seen += cur.value().length > 0 ? 1 : 0;
+                    more = cur.step();
+                }
+            }
+            emit(out, row, "scan", round, scans, t, c, n);
+            if (seen == 0) {
+                throw new IllegalStateException(row + ": scans saw nothing");
+            }
+        } finally {
+            if (Files.exists(path)) {
+                out.println("size\t" + row + "\t" + Files.size(path));
             }
             Files.deleteIfExists(path);
         }
     }
 
-    private static void record(Map<String, Map<String, List<Sample>>> samples, int round, String op, long ops,
-            long startNanos, long n) {
+    /** The process's CPU time, every thread's (the collector's and the compiler's too), as the other workers count. */
+    private static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static void emit(PrintStream out, String row, String op, int round, long ops, long startNanos,
+            long startCpu, long n) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        if (round > 0) {
-            add(samples, JAVA, op, new Sample(ops, seconds, n));
-        }
+        double cpu = (cpuNanos() - startCpu) / 1e9;
+        out.println(String.join("\t", "sample", row, op, Integer.toString(round), Long.toString(ops),
+                String.format(Locale.ROOT, "%.6f", seconds), Long.toString(n), String.format(Locale.ROOT, "%.6f", cpu)));
     }
 
-    static List<String> command(Options o) throws IOException {
+    /** The JVM options of the JVM workers, Java's and JRuby's alike. */
+    private static List<String> jvm() {
         String java = ProcessHandle.current().info().command()
                 .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xss2m");
+    }
+
+    static List<String> javaCommand() throws IOException {
+        List<String> c = new ArrayList<>(jvm());
+        c.addAll(List.of("-cp", String.join(File.pathSeparator, codeSource(KvBench.class), codeSource(KvStore.class),
+                codeSource(org.h2.mvstore.MVStore.class)), KvBench.class.getName()));
+        return c;
+    }
+
+    static List<String> jrubyCommand(Options o, String row) throws IOException {
         String classPath = String.join(File.pathSeparator, JRubyBench.jrubyJar(o.jrubyJar()).toString(),
                 codeSource(KvBench.class), JRubyBench.bindingJar().toString(), codeSource(PositionalFile.class),
                 codeSource(KvStore.class),
                 codeSource(org.h2.mvstore.MVStore.class));
-        List<String> rows = new ArrayList<>(List.of(SLUICE, AUTO));
-        if (o.pstoreN() > 0) {
-            rows.add(PSTORE);
-        }
         // compile.mode=FORCE, as in `bench jruby`: the measured loops run once per round, below JRuby's JIT threshold.
-        return List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xss2m", "-Djruby.compile.mode=FORCE",
-                "-cp", classPath, "org.jruby.Main", "-e", "load '" + SCRIPT + "'; SluiceKvBench.main(ARGV)", "--",
-                "--n", Integer.toString(o.n()), "--pstore-n", Integer.toString(o.pstoreN()),
-                "--gets", Integer.toString(o.gets()), "--scans", Integer.toString(o.scans()),
-                "--rounds", Integer.toString(o.rounds()), "--dir", o.dir().toAbsolutePath().toString(),
-                "--rows", String.join(",", rows));
+        List<String> c = new ArrayList<>(jvm());
+        c.addAll(List.of("-Djruby.compile.mode=FORCE", "-cp", classPath, "org.jruby.Main",
+                "-e", "load '" + SCRIPT + "'; SluiceKvBench.main(ARGV)", "--", "--rows", row));
+        return c;
     }
 
     private static String codeSource(Class<?> c) throws IOException {
@@ -224,7 +506,11 @@ public final class KvBench {
         }
     }
 
-    /** One table per operation, fastest first, with ratios to the Java row and to the automatic conversion. */
+    /**
+     * One table per operation, fastest first: medians and spreads of the wall-clock rate, the rate per second of the
+     * worker's CPU time, its share of the wall time, and ratios to the Java row, to Kyoto Cabinet from MRI and to
+     * the automatic conversion; then file sizes and the rows skipped, with why.
+     */
     public static void table(Result r, PrintWriter out) {
         for (String op : OPS) {
             String unit = switch (op) {
@@ -234,8 +520,10 @@ public final class KvBench {
             };
             out.printf(Locale.ROOT, "%n%s (%s; medians of %d rounds after a rehearsal)%n", op, unit,
                     rounds(r, op));
-            TextTable table = new TextTable("", List.of("", "entries", unit, "spread", "x Java", "x autoconv"),
+            TextTable table = new TextTable("", List.of("", "entries", unit, "spread", "per cpu-s", "cpu", "x Java",
+                    "x KC-MRI", "x autoconv"),
                     List.of(TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
+                            TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
                             TextTable.Align.RIGHT, TextTable.Align.RIGHT));
             List<String> rows = new ArrayList<>(r.samples().keySet());
             rows.removeIf(row -> r.samples().get(row).get(op) == null);
@@ -243,20 +531,26 @@ public final class KvBench {
             for (String row : rows) {
                 List<Sample> s = r.samples().get(row).get(op);
                 table.row(row, Long.toString(s.get(0).n()), String.format(Locale.ROOT, "%.0f", median(r, row, op)),
-                        String.format(Locale.ROOT, "%.1f%%", spread(s) * 100), fmt(ratio(r, row, JAVA, op)),
-                        fmt(ratio(r, row, AUTO, op)));
+                        String.format(Locale.ROOT, "%.1f%%", spread(s) * 100),
+                        rate(median(s, Sample::opsPerCpuSec)),
+                        String.format(Locale.ROOT, "%.0f%%", cpuShare(s) * 100), fmt(ratio(r, row, JAVA, op)),
+                        fmt(ratio(r, row, KC_MRI, op)), fmt(ratio(r, row, AUTO, op)));
             }
             table.print(out);
         }
         out.println();
-        out.println("file size after the load:");
+        out.println("file size after the run:");
         TextTable sizes = new TextTable("  ", List.of("store", "bytes"),
                 List.of(TextTable.Align.LEFT, TextTable.Align.RIGHT));
         r.sizes().forEach((row, size) -> sizes.row(row, String.format(Locale.ROOT, "%,d", size)));
         sizes.print(out);
+        r.skipped().forEach((row, why) -> out.println("no " + row + " row: " + why));
         out.println();
-        out.println("spread is (max - min) / median. The JRuby rows run in one JRuby process, rows rotating each round;");
-        out.println("the Java row runs afterwards in this JVM. PStore scans sort its keys first (a Hash has no order).");
+        out.println("spread is (max - min) / median. Every row runs in a process of its own, all started first; each");
+        out.println("round runs every row once, the order rotated by one each round, on the same keys. per cpu-s is the");
+        out.println("rate per second of the process's CPU time (every thread's), cpu that time over the wall time:");
+        out.println("below 100% the process waited (other processes on the cores), above it other threads (GC, JIT)");
+        out.println("worked beside the measured one. PStore scans sort its keys first (a Hash has no order).");
         out.flush();
     }
 
@@ -264,7 +558,8 @@ public final class KvBench {
      * The rows as a JSON array in the schema of the other sections: one row per store and operation, {@code engine}
      * the store, {@code workload} {@code kv-load}, {@code kv-get} or {@code kv-scan}, {@code opsPerMs} its median
      * (entries, gets or scans per ms), {@code blockSize} the entries in the store, plus {@code ratioToJava},
-     * {@code ratioToAutoconv} and {@code fileBytes}.
+     * {@code ratioToKyotoMri}, {@code ratioToAutoconv}, {@code opsPerCpuMs} (the median rate per ms of the process's
+     * CPU time), {@code cpuShare} (that time over the wall time) and {@code fileBytes}.
      */
     public static void json(Result r, PrintWriter out) {
         List<String> lines = new ArrayList<>();
@@ -278,11 +573,16 @@ public final class KvBench {
                 Long bytes = r.sizes().get(row);
                 lines.add(String.format(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"kv-%s\", \"blockSize\": %d, "
                                 + "\"threads\": 1, \"opsPerMs\": %.3f, \"mbPerSec\": null, \"spread\": %.4f, \"rounds\": %d, "
+                                + "\"opsPerMsMin\": %.3f, \"opsPerMsMax\": %.3f, "
                                 + "\"ratioToClassic\": null, \"fioReference\": null, \"ratioToFio\": null, \"direct\": false, "
                                 + "\"depth\": 1, \"baseline\": \"%s\", \"ratioToBaseline\": %s, \"ratioToJava\": %s, "
-                                + "\"ratioToAutoconv\": %s, \"fileBytes\": %s}",
-                        row, op, s.get(0).n(), median(r, row, op) / 1000, spread(s), s.size(), JAVA,
-                        num(ratio(r, row, JAVA, op)), num(ratio(r, row, JAVA, op)), num(ratio(r, row, AUTO, op)),
+                                + "\"ratioToKyotoMri\": %s, \"ratioToAutoconv\": %s, \"opsPerCpuMs\": %s, "
+                                + "\"cpuShare\": %.4f, \"fileBytes\": %s}",
+                        row, op, s.get(0).n(), median(r, row, op) / 1000, spread(s), s.size(),
+                        s.stream().mapToDouble(Sample::opsPerSec).min().orElse(0) / 1000,
+                        s.stream().mapToDouble(Sample::opsPerSec).max().orElse(0) / 1000, JAVA,
+                        num(ratio(r, row, JAVA, op)), num(ratio(r, row, JAVA, op)), num(ratio(r, row, KC_MRI, op)),
+                        num(ratio(r, row, AUTO, op)), num(median(s, Sample::opsPerCpuSec) / 1000), cpuShare(s),
                         bytes == null ? "null" : bytes.toString()));
             }
         }
@@ -290,6 +590,17 @@ public final class KvBench {
         out.println(String.join(",\n", lines));
         out.println("]");
         out.flush();
+    }
+
+    /** The process's CPU seconds over the wall seconds, all rounds together. */
+    private static double cpuShare(List<Sample> s) {
+        return s.stream().mapToDouble(Sample::cpuSeconds).sum() / s.stream().mapToDouble(Sample::seconds).sum();
+    }
+
+    private static double median(List<Sample> s, java.util.function.ToDoubleFunction<Sample> f) {
+        double[] v = s.stream().mapToDouble(f).sorted().toArray();
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     private static String num(double v) {
@@ -321,6 +632,11 @@ public final class KvBench {
 
     private static double ratio(Result r, String row, String base, String op) {
         return median(r, row, op) / median(r, base, op);
+    }
+
+    /** A rate, or nothing when the CPU clock did not tick (the JVM's counts in steps of a few milliseconds). */
+    private static String rate(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.0f", v) : "";
     }
 
     private static String fmt(double v) {

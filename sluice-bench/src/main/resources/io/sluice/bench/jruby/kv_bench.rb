@@ -1,20 +1,24 @@
 # frozen_string_literal: true
 
-# The JRuby half of `sluice bench kv` (io.sluice.bench.jruby.KvBench starts it with SluiceKvBench.main(ARGV) and adds
-# the row measured from Java). An index build shaped like bio-maf's maf_index: N entries loaded one per call (16-byte
-# keys of sequence, bin and start; 16-byte values of offset and length), then random gets, then scans of 100 entries
-# from random keys, through:
-#   Sluice::DB              this binding
+# The Ruby rows of `sluice bench kv`, as workers that io.sluice.bench.jruby.KvBench starts and drives round by round.
+# An index build shaped like bio-maf's maf_index: N entries loaded one per call (16-byte keys of sequence, bin and
+# start; 16-byte values of offset and length), then random gets, then scans of 100 entries from random keys, through:
+#   Sluice::DB              this binding (JRuby)
 #   MVStore-autoconversion  the same MVStore opened from Ruby, keys and values passed as Ruby Strings that JRuby
-#                           converts to and from java.lang.String at each call
-#   PStore                  Ruby's own PStore (a marshalled Hash), at a smaller N; scans sort its keys first
+#                           converts to and from java.lang.String at each call (JRuby)
+#   PStore                  Ruby's own PStore (a marshalled Hash), at a smaller N; scans sort its keys first (JRuby)
+#   KyotoCabinet-MRI        Kyoto Cabinet's TreeDB (a .kct file, default tuning) through the kyotocabinet gem under
+#                           MRI: the stack bio-maf was written for, run by the very code of the Sluice::DB row
 #
-# Output on standard output, tab-separated: "sample <row> <op> <round> <ops> <seconds> <n>" (round 0 is a rehearsal)
-# and "size <row> <bytes>". Progress on standard error.
+# A worker serves the rows named by --rows and reads one command per line on standard input (tab-separated):
+#   run <row> <round> <n> <gets> <scans> <key file> <store path>
+#   quit
+# The key file holds big-endian 32-bit numbers, the gets' then the scans'; entry i % n is looked up for each, so every
+# row of a round looks up the same keys. For each run it writes on standard output
+# "sample <row> <op> <round> <ops> <seconds> <n> <cpu seconds>" for load, get and scan (cpu: the whole process's,
+# which for a JVM includes its collector and compiler threads), "size <row> <bytes>" (the file after close), then
+# "done", or "error <message>". Progress goes to standard error.
 
-require "java"
-require "sluice/db"
-require "pstore"
 require "fileutils"
 
 module SluiceKvBench
@@ -30,14 +34,14 @@ module SluiceKvBench
     [i * 4096, 1000 + (i & 1023)].pack("Q>Q>")
   end
 
-  # Each row: load(path, n) -> handle; get(handle, keys); scan(handle, keys) -> entries seen; close(handle).
-  ROWS = {
-    "Sluice::DB" => {
+  # A row on Kyoto Cabinet's Ruby API: Sluice::DB and KyotoCabinet::DB run this same code.
+  def self.kyoto_api(type)
+    {
       load: lambda do |path, n|
-        db = Sluice::DB.new
-        db.open(path, Sluice::DB::OWRITER | Sluice::DB::OCREATE | Sluice::DB::OTRUNCATE) or raise db.error.to_s
-        # One set per entry, as the other rows put one entry per call: a set_bulk of a Hash per batch (bio-maf's way)
-        # would add the building of that Hash, Ruby work none of the other rows does.
+        db = type.new
+        db.open(path, type::OWRITER | type::OCREATE | type::OTRUNCATE) or raise "#{path}: #{db.error}"
+        # One set per entry, as the other rows put one entry per call: a set_bulk of a Hash per batch (bio-maf's
+        # way) would add the building of that Hash, Ruby work none of the other rows does.
         i = 0
         while i < n
           db.set(key(i), value(i))
@@ -65,9 +69,12 @@ module SluiceKvBench
         cur.disable
         seen
       end,
-      close: ->(db) { db.close },
-    },
-    "MVStore-autoconversion" => {
+      close: ->(db) { db.close or raise db.error.to_s },
+    }
+  end
+
+  def self.mvstore_autoconversion
+    {
       load: lambda do |path, n|
         store = org.h2.mvstore.MVStore.open(path)
         map = store.openMap("data")
@@ -98,8 +105,11 @@ module SluiceKvBench
         seen
       end,
       close: ->((store, _)) { store.close },
-    },
-    "PStore" => {
+    }
+  end
+
+  def self.pstore
+    {
       load: lambda do |path, n|
         store = PStore.new(path)
         store.transaction do
@@ -128,52 +138,88 @@ module SluiceKvBench
         seen
       end,
       close: ->(_) {},
-    },
-  }.freeze
+    }
+  end
+
+  # The row named, after loading what it needs.
+  def self.row(name)
+    case name
+    when "Sluice::DB"
+      require "sluice/db"
+      kyoto_api(Sluice::DB)
+    when "MVStore-autoconversion"
+      require "java"
+      mvstore_autoconversion
+    when "PStore"
+      require "pstore"
+      pstore
+    when "KyotoCabinet-MRI"
+      require "kyotocabinet"
+      kyoto_api(KyotoCabinet::DB)
+    else
+      raise ArgumentError, "no row #{name}"
+    end
+  end
+
+  if RUBY_ENGINE == "jruby"
+    require "java"
+    # JRuby has no CLOCK_PROCESS_CPUTIME_ID; the JVM counts the same (every thread of the process).
+    def self.cpu
+      java.lang.management.ManagementFactory.getOperatingSystemMXBean.getProcessCpuTime / 1e9
+    end
+  else
+    def self.cpu
+      Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+    end
+  end
 
   def self.main(argv)
     opts = argv.each_slice(2).to_h { |k, v| [k.delete_prefix("--"), v] }
-    n = Integer(opts.fetch("n"))
-    pstore_n = Integer(opts.fetch("pstore-n"))
-    gets = Integer(opts.fetch("gets"))
-    scans = Integer(opts.fetch("scans"))
-    rounds = Integer(opts.fetch("rounds"))
-    dir = opts.fetch("dir")
-    rows = opts.fetch("rows").split(",")
-    rng = Random.new(42)
+    rows = opts.fetch("rows").split(",").to_h { |name| [name, row(name)] }
     $stdout.sync = true
-    (0..rounds).each do |round|
-      rows.rotate(round).each do |name|
-        row = ROWS.fetch(name)
-        count = name == "PStore" ? pstore_n : n
-        get_keys = Array.new(gets) { key(rng.rand(count)) }
-        scan_keys = Array.new(scans) { key(rng.rand(count)) }
-        path = File.join(dir, "sluice-kv-bench-#{Process.pid}-#{name.gsub(/\W/, '_')}")
-        FileUtils.rm_f(path)
-        $stderr.puts "round #{round}#{round.zero? ? ' (rehearsal)' : ''}: #{name}, #{count} entries"
-        t = now
-        handle = row[:load].call(path, count)
-        emit(name, "load", round, count, now - t, count)
-        t = now
-        found = row[:get].call(handle, get_keys)
-        emit(name, "get", round, gets, now - t, count)
-        raise "#{name}: #{found} of #{gets} keys found" unless found == gets
-        t = now
-        seen = row[:scan].call(handle, scan_keys)
-        emit(name, "scan", round, scans, now - t, count)
-        raise "#{name}: scans saw nothing" if seen.zero?
-        row[:close].call(handle)
-        puts "size\t#{name}\t#{File.size(path)}" if round == rounds
-        FileUtils.rm_f(path)
+    $stderr.puts "worker #{rows.keys.join(', ')}: #{RUBY_DESCRIPTION}"
+    puts "ready"
+    while (line = $stdin.gets)
+      f = line.chomp.split("\t")
+      break if f.empty? || f[0] == "quit"
+
+      begin
+        raise ArgumentError, "bad command: #{line.inspect}" unless f[0] == "run" && f.size == 8
+
+        run(rows.fetch(f[1]), f[1], Integer(f[2]), Integer(f[3]), Integer(f[4]), Integer(f[5]), f[6], f[7])
+        puts "done"
+      rescue StandardError => e
+        puts "error\t#{e.class}: #{e.message.tr("\t\n", '  ')}"
       end
     end
   end
 
-  def self.now
-    Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  def self.run(row, name, round, count, gets, scans, key_file, path)
+    idx = File.binread(key_file, 4 * (gets + scans)).unpack("N*")
+    get_keys = idx[0, gets].map { |i| key(i % count) }
+    scan_keys = idx[gets, scans].map { |i| key(i % count) }
+    FileUtils.rm_f(path)
+    handle = measure(name, "load", round, count, count) { row[:load].call(path, count) }
+    found = measure(name, "get", round, gets, count) { row[:get].call(handle, get_keys) }
+    raise "#{name}: #{found} of #{gets} keys found" unless found == gets
+
+    seen = measure(name, "scan", round, scans, count) { row[:scan].call(handle, scan_keys) }
+    raise "#{name}: scans saw nothing" if seen.zero?
+
+    row[:close].call(handle)
+    puts "size\t#{name}\t#{File.size(path)}"
+  ensure
+    FileUtils.rm_f(path)
   end
 
-  def self.emit(name, op, round, ops, seconds, n)
-    puts ["sample", name, op, round, ops, format("%.6f", seconds), n].join("\t")
+  def self.measure(name, op, round, ops, count)
+    c = cpu
+    t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    out = yield
+    seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t
+    puts ["sample", name, op, round, ops, format("%.6f", seconds), count, format("%.6f", cpu - c)].join("\t")
+    out
   end
 end
+
+SluiceKvBench.main(ARGV) if $PROGRAM_NAME == __FILE__
