@@ -249,11 +249,12 @@ public final class JRubyBench {
     static List<String> command(Options o) throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // The extension defines Sluice::DB when `sluice` is required, so sluice-db and MVStore must be there too.
+        // The extension defines Sluice::DB and Sluice::MAF when `sluice` is required, so sluice-db, MVStore and sluice-maf
+        // must be there too.
         String classPath = String.join(File.pathSeparator, jrubyJar(o.jrubyJar()).toString(),
                 codeSource(JRubyBench.class).toString(), bindingJar().toString(),
                 codeSource(PositionalFile.class).toString(), codeSource(io.sluice.db.KvStore.class).toString(),
-                codeSource(org.h2.mvstore.MVStore.class).toString());
+                codeSource(io.sluice.maf.MafParser.class).toString(), codeSource(org.h2.mvstore.MVStore.class).toString());
         // compile.mode=FORCE: JRuby compiles the script to JVM bytecode before running it, as its JIT would a hot
         // method of a long-running program. Each measured loop runs once per round, far below JRuby's JIT threshold,
         // and would otherwise stay in JRuby's interpreter, which adds the same cost to every row and hides the

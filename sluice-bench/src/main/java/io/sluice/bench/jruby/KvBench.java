@@ -489,7 +489,7 @@ public final class KvBench {
     static List<String> jrubyCommand(Options o, String row) throws IOException {
         String classPath = String.join(File.pathSeparator, JRubyBench.jrubyJar(o.jrubyJar()).toString(),
                 codeSource(KvBench.class), JRubyBench.bindingJar().toString(), codeSource(PositionalFile.class),
-                codeSource(KvStore.class),
+                codeSource(KvStore.class), codeSource(io.sluice.maf.MafParser.class),
                 codeSource(org.h2.mvstore.MVStore.class));
         // compile.mode=FORCE, as in `bench jruby`: the measured loops run once per round, below JRuby's JIT threshold.
         List<String> c = new ArrayList<>(jvm());
