@@ -38,7 +38,17 @@ public enum Engine {
      * with one system call, asynchronous reads and writes, and O_DIRECT ({@link SluiceOption#DIRECT}). Needs Linux
      * 5.6+, x86-64 or arm64, and native access for this module.
      */
-    IO_URING("Linux io_uring rings through FFM syscalls; registered files and buffers");
+    IO_URING("Linux io_uring rings through FFM syscalls; registered files and buffers"),
+    /**
+     * The fastest of the others for each call, chosen while running: small reads copied out of a mapping of the
+     * file, larger ones by {@code pread}, writes by {@code pwrite}, {@link IoBatch batches} and
+     * {@link PositionalFile#readAsync asynchronous} calls through io_uring when it is available. The size up to which
+     * reads use the mapping is measured on this machine at first use and refined from the rates the calls show (see
+     * {@link #autoThresholds()}). One file, one channel: a write by one path is seen by a read by another. With
+     * {@link SluiceOption#DIRECT}, {@code SQPOLL} or {@code IOPOLL}, whose transfers all need a ring, AUTO opens an
+     * IO_URING file. Available everywhere; without io_uring, batches and asynchronous calls run one by one.
+     */
+    AUTO("per call: mapped copies for small reads, pread/pwrite, io_uring for batches and async; measured thresholds");
 
     /** The system property that forces {@link #best()} to return a given engine. */
     public static final String PROPERTY = "sluice.engine";
@@ -62,7 +72,7 @@ public enum Engine {
     /** Why this engine cannot be used here, or empty when it can. */
     public Optional<String> unavailabilityCause() {
         return switch (this) {
-            case CLASSIC, CHANNEL, MMAP -> Optional.empty();
+            case CLASSIC, CHANNEL, MMAP, AUTO -> Optional.empty();
             case IO_URING -> Optional.ofNullable(UringPool.unavailabilityCause());
         };
     }
@@ -104,6 +114,29 @@ public enum Engine {
     }
 
     /**
+     * The thresholds {@link #AUTO} starts from on this machine and where they came from, in words: for example
+     * {@code reads up to 64 KiB (native memory) and 256 KiB (heap memory) through the mapping; calibrated at first
+     * use, cached in /home/u/.cache/sluice/auto-thresholds.properties}. Looking may run the calibration (a fraction
+     * of a second) when nothing is pinned or cached yet. The system property {@code sluice.auto.map-max} pins them
+     * ({@code 64k}, or {@code 64k,256k} for native and heap memory).
+     */
+    public static String autoThresholds() {
+        AutoThresholds t = AutoThresholds.current();
+        return "reads up to " + bytes(t.nativeMapMax()) + " (native memory) and " + bytes(t.heapMapMax())
+                + " (heap memory) through the mapping, larger by pread; " + t.source();
+    }
+
+    private static String bytes(long n) {
+        if (n >= 1 << 20 && n % (1 << 20) == 0) {
+            return (n >> 20) + " MiB";
+        }
+        if (n >= 1 << 10 && n % (1 << 10) == 0) {
+            return (n >> 10) + " KiB";
+        }
+        return n + " bytes";
+    }
+
+    /**
      * The engine with this name, ignoring case ({@code "mmap"}, {@code "io_uring"} and {@code "io-uring"} all work).
      *
      * @throws IllegalArgumentException naming the valid values
@@ -115,6 +148,6 @@ public enum Engine {
                 return e;
             }
         }
-        throw new IllegalArgumentException("unknown engine '" + name + "': expected one of CLASSIC, CHANNEL, MMAP, IO_URING");
+        throw new IllegalArgumentException("unknown engine '" + name + "': expected one of CLASSIC, CHANNEL, MMAP, IO_URING, AUTO");
     }
 }
