@@ -11,7 +11,7 @@ import java.util.function.LongSupplier;
  * <p>Timing every call would cost two clock reads on reads that take a few hundred nanoseconds, so one call in
  * {@value #SAMPLE_EVERY} is timed, and one timed call in {@value #EXPLORE_EVERY} goes the other way, so that the
  * path not taken is still measured. Each path keeps an exponentially weighted mean of nanoseconds per byte per size
- * class; a class changes its preference only when the other path has at least {@value #MIN_SAMPLES} samples and is
+ * class, each sample clamped to within four times the mean; a class changes its preference only when the other path has at least {@value #MIN_SAMPLES} samples and is
  * faster by more than {@value #MARGIN_PERCENT}%, so single outliers (a preempted thread, a page fault) do not flip
  * it, while a lasting change (data falling out of the page cache, another load on the machine) does.
  *
@@ -32,6 +32,7 @@ final class AutoChooser {
     static final int MARGIN_PERCENT = 15;
     /** The weight of a new sample in the running mean: 1/8, about the last dozen samples. */
     private static final double ALPHA = 1.0 / 8;
+    private static final double CLAMP = 4;
     private static final int CLASSES = 32;
 
     private final AutoThresholds initial;
@@ -104,7 +105,15 @@ final class AutoChooser {
         synchronized (this) {
             double[] mean = nanosPerByte[kind][c];
             int[] n = samples[kind][c];
-            mean[path] = n[path] == 0 ? x : mean[path] + (x - mean[path]) * ALPHA;
+            if (n[path] == 0) {
+                mean[path] = x;
+            } else {
+                // A sample is taken as at most CLAMP times the mean either way: one preempted call moves the mean
+                // a little, a lasting change moves it all the way within a few dozen samples.
+                double m = mean[path];
+                x = Math.max(m / CLAMP, Math.min(m * CLAMP, x));
+                mean[path] = m + (x - m) * ALPHA;
+            }
             n[path]++;
             int p = prefer[kind][c];
             int other = 1 - p;
@@ -120,18 +129,13 @@ final class AutoChooser {
         return prefer[kind][sizeClass(length)];
     }
 
-    /**
-     * The largest read that now goes through the mapping for {@code kind}: the top of the highest size class, counted
-     * from the smallest, before the first that prefers pread (0 when even the smallest does).
-     */
+    /** The largest read that now goes through the mapping for {@code kind}: the top of the highest size class that prefers it, or 0. */
     long mapMax(int kind) {
-        long max = 0;
-        for (int c = 0; c < CLASSES; c++) {
-            if (prefer[kind][c] != MAP) {
-                break;
+        for (int c = CLASSES - 1; c >= 0; c--) {
+            if (prefer[kind][c] == MAP) {
+                return classTop(c);
             }
-            max = classTop(c);
         }
-        return max;
+        return 0;
     }
 }

@@ -126,6 +126,20 @@ public enum Engine {
                 + " (heap memory) through the mapping, larger by pread; " + t.source();
     }
 
+    /**
+     * Measures {@link #AUTO}'s thresholds again, on a temporary file in {@code dir} (the device to be measured), and
+     * stores them in this machine's cache file, which later JVMs read instead of calibrating; {@code sluice bench}
+     * calls this under its lock, where the machine is quietest. Returns {@link #autoThresholds()} afterwards.
+     *
+     * @throws IOException if the file cannot be written, mapped or read, or the cache file cannot be written
+     */
+    public static String calibrateAuto(java.nio.file.Path dir) throws java.io.IOException {
+        AutoThresholds t = AutoThresholds.calibrate(dir);
+        AutoThresholds.store(AutoThresholds.cacheFile(), t, "sluice bench, on " + dir);
+        AutoThresholds.forget();
+        return autoThresholds();
+    }
+
     private static String bytes(long n) {
         if (n >= 1 << 20 && n % (1 << 20) == 0) {
             return (n >> 20) + " MiB";
