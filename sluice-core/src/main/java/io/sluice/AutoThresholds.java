@@ -22,7 +22,7 @@ import java.util.Properties;
  * <p>They come, first found first, from the system property {@value #PROPERTY} (pinned: the running refinement
  * is off), from the cache file {@code auto-thresholds.properties} under the user's cache directory when it was
  * written on this machine (by an earlier calibration or by {@code sluice bench}), or from a calibration run now,
- * which takes a fraction of a second and is then written there. The calibration times both paths on a warm file in
+ * which takes about a second and is then written there. The calibration times both paths on a warm file in
  * the temporary directory: what it measures, copies out of the page cache, depends on the processor and memory, not
  * on the device, so it is kept per machine; how a device's uncached reads change the picture is left to the rates
  * observed while running ({@link AutoChooser}).
@@ -40,9 +40,13 @@ record AutoThresholds(long nativeMapMax, long heapMapMax, String source) {
 
     /** The sizes the calibration tries, each four times the last. */
     private static final long[] CALIBRATED = {4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20};
-    private static final int CALIBRATION_FILE = 4 << 20;
-    private static final long BYTES_PER_ROUND = 4 << 20;
-    private static final int ROUNDS = 3;
+    /**
+     * Larger than a processor's last-level cache, so a large copy out of the mapping runs at memory speed as it does
+     * on real files; with a 4 MiB file the mapping won at 1 MiB here while on a 1 GiB file it lost there.
+     */
+    private static final int CALIBRATION_FILE = 64 << 20;
+    private static final long BYTES_PER_ROUND = 8 << 20;
+    private static final int ROUNDS = 5;
 
     AutoThresholds {
         Objects.requireNonNull(source, "source");
@@ -227,61 +231,76 @@ record AutoThresholds(long nativeMapMax, long heapMapMax, String source) {
 
     /**
      * Times reads of each {@link #CALIBRATED} size through a mapping and through pread, into native and heap memory,
-     * on a warm file in {@code dir}; for each kind, the largest size up to which the mapping was never slower.
+     * on a warm file in {@code dir}: one pass to warm the code up, then {@link #ROUNDS} passes that each time every
+     * combination once, keeping each one's best (a pass preempted by another process only loses its own numbers).
+     * For each kind of memory, the threshold is the largest size at which the mapping was not slower.
      */
     static AutoThresholds calibrate(Path dir) throws IOException {
         Path file = Files.createTempFile(dir, "sluice-calibration", ".bin");
         try {
-            byte[] fill = new byte[CALIBRATION_FILE];
+            byte[] fill = new byte[1 << 20];
             new java.util.SplittableRandom(25).nextBytes(fill);
-            Files.write(file, fill, StandardOpenOption.TRUNCATE_EXISTING);
+            try (var out = Files.newOutputStream(file, StandardOpenOption.TRUNCATE_EXISTING)) {
+                for (int i = 0; i < CALIBRATION_FILE / fill.length; i++) {
+                    out.write(fill);
+                }
+            }
             OpenSpec spec = OpenSpec.parse();
             try (Arena arena = Arena.ofConfined();
                  PositionalFile pread = new ChannelFile(file, spec);
                  PositionalFile map = MappedFile.open(file, spec)) {
-                MemorySegment nat = arena.allocate(CALIBRATED[CALIBRATED.length - 1], 4096);
-                byte[] heap = new byte[(int) CALIBRATED[CALIBRATED.length - 1]];
-                long nativeMax = 0;
-                long heapMax = 0;
-                boolean nativeOpen = true;
-                boolean heapOpen = true;
-                for (long size : CALIBRATED) {
-                    MemorySegment n = nat.asSlice(0, size);
-                    if (nativeOpen && time(map, n, null, size) <= time(pread, n, null, size)) {
-                        nativeMax = size;
-                    } else {
-                        nativeOpen = false;
-                    }
-                    if (heapOpen && time(map, null, heap, size) <= time(pread, null, heap, size)) {
-                        heapMax = size;
-                    } else {
-                        heapOpen = false;
+                long largest = CALIBRATED[CALIBRATED.length - 1];
+                MemorySegment nat = arena.allocate(largest, 4096);
+                byte[] heap = new byte[(int) largest];
+                PositionalFile[] paths = {pread, map};
+                // [size][kind][path]: best nanoseconds per byte
+                double[][][] best = new double[CALIBRATED.length][2][2];
+                for (double[][] a : best) {
+                    for (double[] b : a) {
+                        java.util.Arrays.fill(b, Double.MAX_VALUE);
                     }
                 }
-                return new AutoThresholds(nativeMax, heapMax, "calibrated now");
+                for (int round = -1; round < ROUNDS; round++) {
+                    for (int i = 0; i < CALIBRATED.length; i++) {
+                        long size = CALIBRATED[i];
+                        for (int kind = 0; kind < 2; kind++) {
+                            for (int p = 0; p < 2; p++) {
+                                double t = time(paths[p], kind == 0 ? nat.asSlice(0, size) : null, heap, size);
+                                if (round >= 0) {
+                                    best[i][kind][p] = Math.min(best[i][kind][p], t);
+                                }
+                            }
+                        }
+                    }
+                }
+                long[] max = new long[2];
+                for (int i = 0; i < CALIBRATED.length; i++) {
+                    for (int kind = 0; kind < 2; kind++) {
+                        if (best[i][kind][1] <= best[i][kind][0]) {
+                            max[kind] = CALIBRATED[i];
+                        }
+                    }
+                }
+                return new AutoThresholds(max[0], max[1], "calibrated now");
             }
         } finally {
             Files.deleteIfExists(file);
         }
     }
 
-    /** The best of {@link #ROUNDS} rounds, in nanoseconds per byte, of reads spread over the file. */
+    /** One timed run, in nanoseconds per byte, of reads spread over the file. */
     private static double time(PositionalFile f, MemorySegment seg, byte[] heap, long size) throws IOException {
         int reps = (int) Math.max(16, BYTES_PER_ROUND / size);
         long slots = CALIBRATION_FILE / size;
-        double best = Double.MAX_VALUE;
-        for (int round = 0; round < ROUNDS; round++) {
-            long t0 = System.nanoTime();
-            for (int i = 0; i < reps; i++) {
-                long pos = (i * 7919L % slots) * size;
-                if (seg != null) {
-                    f.read(seg, pos);
-                } else {
-                    f.read(heap, 0, (int) size, pos);
-                }
+        long t0 = System.nanoTime();
+        for (int i = 0; i < reps; i++) {
+            long pos = (i * 7919L % slots) * size;
+            if (seg != null) {
+                f.read(seg, pos);
+            } else {
+                f.read(heap, 0, (int) size, pos);
             }
-            best = Math.min(best, (double) (System.nanoTime() - t0) / ((double) reps * size));
         }
-        return best;
+        return (double) (System.nanoTime() - t0) / ((double) reps * size);
     }
 }

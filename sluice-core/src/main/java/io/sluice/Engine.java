@@ -10,8 +10,8 @@ import java.util.Optional;
  * move and therefore in speed. Whether an engine can run here is probed the first time it is asked, never at class
  * load, and the reason it cannot is kept: {@link #unavailabilityCause()}.
  *
- * <p>{@link #best()} picks the engine fastest for one blocking call at a time on this machine. Which one that is may
- * change between releases; set the system property {@value #PROPERTY} (for example {@code -Dsluice.engine=MMAP}) to
+ * <p>{@link #best()} picks the engine {@code PositionalFile.open(path)} uses: AUTO, which chooses among the others per
+ * call. Which one that is may change between releases; set the system property {@value #PROPERTY} (for example {@code -Dsluice.engine=MMAP}) to
  * force one.
  */
 public enum Engine {
@@ -91,13 +91,13 @@ public enum Engine {
 
     /**
      * The engine {@link PositionalFile#open(java.nio.file.Path, java.nio.file.OpenOption...)} uses: the one named by
-     * the system property {@value #PROPERTY} if set, else CHANNEL.
+     * the system property {@value #PROPERTY} if set, else AUTO.
      *
-     * <p>Why not IO_URING where it works: {@code open(path)} serves one blocking call at a time, and there a
-     * {@code pread} is cheaper than an io_uring round trip (measured on Linux 6.18: IO_URING single random reads from a
-     * warm cache at 0.6-0.9x CHANNEL, depending on size; {@code sluice bench uring --block-sizes 512,4k,16k,64k} shows
-     * it). IO_URING wins when many requests are in flight: {@link IoBatch}, {@link PositionalFile#readAsync}, and
-     * O_DIRECT (about 4x at 4 KiB with 32 in flight). Ask for it by name there.
+     * <p>Why AUTO: each of the others wins somewhere and loses elsewhere (a mapping copies small reads of cached data
+     * faster than {@code pread}, and large ones slower; io_uring wins with many requests in flight and loses on one
+     * blocking call at a time), and AUTO sends each call to the one that wins for its shape, measured on this
+     * machine; it passes the whole contract suite. Name an engine to have only its behaviour, for example MMAP to
+     * map every read, or CHANNEL for no mapping at all.
      * This choice may change between releases as the engines do.
      *
      * @throws IllegalArgumentException if the property names no engine
@@ -110,7 +110,7 @@ public enum Engine {
             e.requireAvailable();
             return e;
         }
-        return CHANNEL;
+        return AUTO;
     }
 
     /**
