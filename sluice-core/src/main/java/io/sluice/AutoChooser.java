@@ -10,8 +10,9 @@ import java.util.function.LongSupplier;
  *
  * <p>Timing every call would cost two clock reads on reads that take a few hundred nanoseconds, so one call in
  * {@value #SAMPLE_EVERY} is timed, and one timed call in {@value #EXPLORE_EVERY} goes the other way, so that the
- * path not taken is still measured. Each path keeps an exponentially weighted mean of nanoseconds per byte per size
- * class, each sample clamped to within four times the mean; a class changes its preference only when the other path has at least {@value #MIN_SAMPLES} samples and is
+ * path not taken is still measured. Each path keeps, per size class, the floor of its samples in nanoseconds per byte,
+ * rising by 2% with each new sample (timing noise only ever adds time, and a mean, even a clamped one, let the first
+ * samples of a cold start flip small reads to pread for thousands of calls); a class changes its preference only when the other path has at least {@value #MIN_SAMPLES} samples and is
  * faster by more than {@value #MARGIN_PERCENT}%, so single outliers (a preempted thread, a page fault) do not flip
  * it, while a lasting change (data falling out of the page cache, another load on the machine) does.
  *
@@ -26,13 +27,12 @@ final class AutoChooser {
     /** Set in {@link #route}'s answer when the call is to be timed and reported to {@link #record}. */
     static final int TIMED = 2;
 
-    static final int SAMPLE_EVERY = 32;
+    static final int SAMPLE_EVERY = 64;
     static final int EXPLORE_EVERY = 4;
     static final int MIN_SAMPLES = 4;
     static final int MARGIN_PERCENT = 15;
-    /** The weight of a new sample in the running mean: 1/8, about the last dozen samples. */
-    private static final double ALPHA = 1.0 / 8;
-    private static final double CLAMP = 4;
+    /** How much a path's floor rises with each of its samples: 2%, so it doubles in 35 samples. */
+    private static final double RISE = 1.02;
     private static final int CLASSES = 32;
 
     private final AutoThresholds initial;
@@ -41,7 +41,7 @@ final class AutoChooser {
     private final LongSupplier clock;
     /** [kind][size class]: MAP or PREAD. */
     private final byte[][] prefer = new byte[2][CLASSES];
-    /** [kind][size class][path]: mean nanoseconds per byte, and how many samples made it. */
+    /** [kind][size class][path]: the rising floor of nanoseconds per byte, and how many samples made it. */
     private final double[][][] nanosPerByte = new double[2][CLASSES][2];
     private final int[][][] samples = new int[2][CLASSES][2];
 
@@ -103,22 +103,17 @@ final class AutoChooser {
         int c = sizeClass(length);
         double x = (double) nanos / length;
         synchronized (this) {
-            double[] mean = nanosPerByte[kind][c];
+            double[] floor = nanosPerByte[kind][c];
             int[] n = samples[kind][c];
-            if (n[path] == 0) {
-                mean[path] = x;
-            } else {
-                // A sample is taken as at most CLAMP times the mean either way: one preempted call moves the mean
-                // a little, a lasting change moves it all the way within a few dozen samples.
-                double m = mean[path];
-                x = Math.max(m / CLAMP, Math.min(m * CLAMP, x));
-                mean[path] = m + (x - m) * ALPHA;
-            }
+            // Noise only adds time (a preempted thread, a page fault, a cold compiler), so the floor of the samples
+            // is the path's cost. It rises a little with each sample, so a path that really became slower is seen
+            // as such after a few dozen samples; one that became faster is seen at once.
+            floor[path] = n[path] == 0 ? x : Math.min(x, floor[path] * RISE);
             n[path]++;
             int p = prefer[kind][c];
             int other = 1 - p;
             if (n[p] >= MIN_SAMPLES && n[other] >= MIN_SAMPLES
-                    && mean[other] * 100 < mean[p] * (100 - MARGIN_PERCENT)) {
+                    && floor[other] * 100 < floor[p] * (100 - MARGIN_PERCENT)) {
                 prefer[kind][c] = (byte) other;
             }
         }
