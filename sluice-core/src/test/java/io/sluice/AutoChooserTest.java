@@ -29,6 +29,9 @@ class AutoChooserTest {
         int spikeEvery;
         double spikeFactor;
         int timed;
+        /** The first timed call by the mapping costs this many times as much (a cold start); 0: no such call. */
+        double coldFactor;
+        boolean coldSeen;
         final AutoChooser chooser;
 
         Script(long nativeMapMax, double map, double pread) {
@@ -48,6 +51,10 @@ class AutoChooserTest {
                 double cost = (path == MAP ? mapNanosPerByte : preadNanosPerByte) * len;
                 if (spikeEvery > 0 && ++timed % spikeEvery == 0) {
                     cost *= spikeFactor;
+                }
+                if (path == MAP && coldFactor > 0 && !coldSeen) {
+                    coldSeen = true;
+                    cost *= coldFactor;
                 }
                 now += (long) cost;
                 chooser.record(NATIVE, len, path, chooser.now() - t0);
@@ -109,6 +116,17 @@ class AutoChooserTest {
             byPread += s.call(K4) == PREAD ? 1 : 0;
         }
         assertEquals(400 / AutoChooser.EXPLORE_EVERY, byPread, "only the exploring calls take the other path");
+    }
+
+    @Test
+    void aColdFirstSampleDoesNotSendSmallReadsToPread() {
+        // The first mapped read faults its page in and runs interpreted: fifty times its later cost.
+        Script s = new Script(M1, 0.1, 0.3);
+        s.coldFactor = 50;
+        for (int i = 0; i < 400; i++) {
+            s.call(512);
+            assertEquals(MAP, s.chooser.preferred(NATIVE, 512), "after call " + i);
+        }
     }
 
     @Test
