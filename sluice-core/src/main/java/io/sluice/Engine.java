@@ -1,5 +1,7 @@
 package io.sluice;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -133,7 +135,7 @@ public enum Engine {
      *
      * @throws IOException if the file cannot be written, mapped or read, or the cache file cannot be written
      */
-    public static String calibrateAuto(java.nio.file.Path dir) throws java.io.IOException {
+    public static String calibrateAuto(Path dir) throws IOException {
         AutoThresholds t = AutoThresholds.calibrate(dir);
         AutoThresholds.store(AutoThresholds.cacheFile(), t, "sluice bench, on " + dir);
         AutoThresholds.forget();
