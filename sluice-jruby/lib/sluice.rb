@@ -31,7 +31,7 @@ require "sluice/database"
 require "sluice/maf"
 
 module Sluice
-  # One of Sluice's I/O engines: its name (:classic, :channel, :mmap, :io_uring), how it moves bytes, and why it
+  # One of Sluice's I/O engines: its name (:classic, :channel, :mmap, :io_uring, :auto), how it moves bytes, and why it
   # cannot run here (nil when it can).
   Engine = Struct.new(:name, :description, :unavailable_reason) do
     # Whether the engine can be used in this JVM on this machine.

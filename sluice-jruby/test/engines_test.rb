@@ -5,7 +5,7 @@ require "test_helper"
 class SluiceEnginesTest < Minitest::Test
   def test_every_engine_is_listed_with_its_state
     engines = Sluice.engines
-    assert_equal %i[classic channel mmap io_uring], engines.map(&:name)
+    assert_equal %i[classic channel mmap io_uring auto], engines.map(&:name)
     engines.each do |e|
       refute_empty e.description
       assert_equal e.unavailable_reason.nil?, e.available?

@@ -12,7 +12,7 @@ module Sluice
   #
   # Modes: "r" (read), "r+" (read and write an existing file), "w" (create or truncate, write), "w+" (the same,
   # readable); "b" is accepted and changes nothing, "x" refuses an existing file ("wx"). Engines: :channel
-  # (FileChannel pread/pwrite, the default), :mmap, :classic, :io_uring (see Sluice.engines).
+  # (FileChannel pread/pwrite, the default here), :mmap, :classic, :io_uring, :auto (see Sluice.engines).
   class File
     # Bytes per chunk of each_chunk when none is given.
     DEFAULT_CHUNK_SIZE = 1 << 20

@@ -30,6 +30,12 @@ final class ChannelFile extends PositionalFile {
         this.channel = new ReopeningChannel(path, spec);
     }
 
+    /** AUTO's pread and pwrite, over AUTO's channel. */
+    ChannelFile(Path path, OpenSpec spec, ReopeningChannel channel) {
+        super(path, Engine.CHANNEL, spec);
+        this.channel = channel;
+    }
+
     @Override
     public boolean isOpen() {
         return channel.isOpen();

@@ -1,5 +1,7 @@
 package io.sluice;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -10,8 +12,8 @@ import java.util.Optional;
  * move and therefore in speed. Whether an engine can run here is probed the first time it is asked, never at class
  * load, and the reason it cannot is kept: {@link #unavailabilityCause()}.
  *
- * <p>{@link #best()} picks the engine fastest for one blocking call at a time on this machine. Which one that is may
- * change between releases; set the system property {@value #PROPERTY} (for example {@code -Dsluice.engine=MMAP}) to
+ * <p>{@link #best()} picks the engine {@code PositionalFile.open(path)} uses: AUTO, which chooses among the others per
+ * call. Which one that is may change between releases; set the system property {@value #PROPERTY} (for example {@code -Dsluice.engine=MMAP}) to
  * force one.
  */
 public enum Engine {
@@ -38,7 +40,17 @@ public enum Engine {
      * with one system call, asynchronous reads and writes, and O_DIRECT ({@link SluiceOption#DIRECT}). Needs Linux
      * 5.6+, x86-64 or arm64, and native access for this module.
      */
-    IO_URING("Linux io_uring rings through FFM syscalls; registered files and buffers");
+    IO_URING("Linux io_uring rings through FFM syscalls; registered files and buffers"),
+    /**
+     * The fastest of the others for each call, chosen while running: small reads copied out of a mapping of the
+     * file, larger ones by {@code pread}, writes by {@code pwrite}, {@link IoBatch batches} and
+     * {@link PositionalFile#readAsync asynchronous} calls through io_uring when it is available. The size up to which
+     * reads use the mapping is measured on this machine at first use and refined from the rates the calls show (see
+     * {@link #autoThresholds()}). One file, one channel: a write by one path is seen by a read by another. With
+     * {@link SluiceOption#DIRECT}, {@code SQPOLL} or {@code IOPOLL}, whose transfers all need a ring, AUTO opens an
+     * IO_URING file. Available everywhere; without io_uring, batches and asynchronous calls run one by one.
+     */
+    AUTO("per call: mapped copies for small reads, pread/pwrite, io_uring for batches and async; measured thresholds");
 
     /** The system property that forces {@link #best()} to return a given engine. */
     public static final String PROPERTY = "sluice.engine";
@@ -62,7 +74,7 @@ public enum Engine {
     /** Why this engine cannot be used here, or empty when it can. */
     public Optional<String> unavailabilityCause() {
         return switch (this) {
-            case CLASSIC, CHANNEL, MMAP -> Optional.empty();
+            case CLASSIC, CHANNEL, MMAP, AUTO -> Optional.empty();
             case IO_URING -> Optional.ofNullable(UringPool.unavailabilityCause());
         };
     }
@@ -81,13 +93,13 @@ public enum Engine {
 
     /**
      * The engine {@link PositionalFile#open(java.nio.file.Path, java.nio.file.OpenOption...)} uses: the one named by
-     * the system property {@value #PROPERTY} if set, else CHANNEL.
+     * the system property {@value #PROPERTY} if set, else AUTO.
      *
-     * <p>Why not IO_URING where it works: {@code open(path)} serves one blocking call at a time, and there a
-     * {@code pread} is cheaper than an io_uring round trip (measured on Linux 6.18: IO_URING single random reads from a
-     * warm cache at 0.6-0.9x CHANNEL, depending on size; {@code sluice bench uring --block-sizes 512,4k,16k,64k} shows
-     * it). IO_URING wins when many requests are in flight: {@link IoBatch}, {@link PositionalFile#readAsync}, and
-     * O_DIRECT (about 4x at 4 KiB with 32 in flight). Ask for it by name there.
+     * <p>Why AUTO: each of the others wins somewhere and loses elsewhere (a mapping copies small reads of cached data
+     * faster than {@code pread}, and large ones slower; io_uring wins with many requests in flight and loses on one
+     * blocking call at a time), and AUTO sends each call to the one that wins for its shape, measured on this
+     * machine; it passes the whole contract suite. Name an engine to have only its behaviour, for example MMAP to
+     * map every read, or CHANNEL for no mapping at all.
      * This choice may change between releases as the engines do.
      *
      * @throws IllegalArgumentException if the property names no engine
@@ -100,7 +112,44 @@ public enum Engine {
             e.requireAvailable();
             return e;
         }
-        return CHANNEL;
+        return AUTO;
+    }
+
+    /**
+     * The thresholds {@link #AUTO} starts from on this machine and where they came from, in words: for example
+     * {@code reads up to 64 KiB (native memory) and 256 KiB (heap memory) through the mapping; calibrated at first
+     * use, cached in /home/u/.cache/sluice/auto-thresholds.properties}. Looking may run the calibration (a fraction
+     * of a second) when nothing is pinned or cached yet. The system property {@code sluice.auto.map-max} pins them
+     * ({@code 64k}, or {@code 64k,256k} for native and heap memory).
+     */
+    public static String autoThresholds() {
+        AutoThresholds t = AutoThresholds.current();
+        return "reads up to " + bytes(t.nativeMapMax()) + " (native memory) and " + bytes(t.heapMapMax())
+                + " (heap memory) through the mapping, larger by pread; " + t.source();
+    }
+
+    /**
+     * Measures {@link #AUTO}'s thresholds again, on a temporary file in {@code dir} (the device to be measured), and
+     * stores them in this machine's cache file, which later JVMs read instead of calibrating; {@code sluice bench}
+     * calls this under its lock, where the machine is quietest. Returns {@link #autoThresholds()} afterwards.
+     *
+     * @throws IOException if the file cannot be written, mapped or read, or the cache file cannot be written
+     */
+    public static String calibrateAuto(Path dir) throws IOException {
+        AutoThresholds t = AutoThresholds.calibrate(dir);
+        AutoThresholds.store(AutoThresholds.cacheFile(), t, "sluice bench, on " + dir);
+        AutoThresholds.forget();
+        return autoThresholds();
+    }
+
+    private static String bytes(long n) {
+        if (n >= 1 << 20 && n % (1 << 20) == 0) {
+            return (n >> 20) + " MiB";
+        }
+        if (n >= 1 << 10 && n % (1 << 10) == 0) {
+            return (n >> 10) + " KiB";
+        }
+        return n + " bytes";
     }
 
     /**
@@ -115,6 +164,6 @@ public enum Engine {
                 return e;
             }
         }
-        throw new IllegalArgumentException("unknown engine '" + name + "': expected one of CLASSIC, CHANNEL, MMAP, IO_URING");
+        throw new IllegalArgumentException("unknown engine '" + name + "': expected one of CLASSIC, CHANNEL, MMAP, IO_URING, AUTO");
     }
 }

@@ -64,10 +64,10 @@ final class MappedFile extends PositionalFile {
     /** The current mapping; replaced only under {@code this}; null once closed. */
     private volatile Mapping mapping;
 
-    private MappedFile(Path path, OpenSpec spec, ReopeningChannel channel) {
+    private MappedFile(Path path, OpenSpec spec, ReopeningChannel channel, boolean readOnlyMapping) {
         super(path, Engine.MMAP, spec);
         this.channel = channel;
-        this.mode = spec.writable() ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY;
+        this.mode = spec.writable() && !readOnlyMapping ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY;
         this.advice = switch (spec.advice()) {
             case NORMAL -> Native.MADV_NORMAL;
             case SEQUENTIAL -> Native.MADV_SEQUENTIAL;
@@ -80,7 +80,7 @@ final class MappedFile extends PositionalFile {
         ReopeningChannel channel = new ReopeningChannel(path, spec);
         boolean success = false;
         try {
-            MappedFile f = new MappedFile(path, spec, channel);
+            MappedFile f = new MappedFile(path, spec, channel, false);
             long size = channel.call(FileChannel::size);
             if (size == 0) {
                 // An ordinary empty file maps and grows like any other, but a /proc file says 0 too, and has bytes.
@@ -97,6 +97,27 @@ final class MappedFile extends PositionalFile {
                 channel.close();
             }
         }
+    }
+
+    /**
+     * AUTO's reader: a read-only mapping over AUTO's channel, made on the first read that needs it (AUTO writes with
+     * pwrite, so the mapping never grows the file). The caller has checked that the file can be mapped.
+     */
+    static MappedFile reader(Path path, OpenSpec spec, ReopeningChannel channel) {
+        MappedFile f = new MappedFile(path, spec, channel, true);
+        f.mapping = EMPTY;
+        return f;
+    }
+
+    /** How many bytes are mapped now; 0 once closed. */
+    long mappedSize() {
+        Mapping m = mapping;
+        return m == null ? 0 : m.size();
+    }
+
+    /** Makes the mapping cover the file's real size now (AUTO, when reads keep passing the end of the mapping). */
+    void follow() throws IOException {
+        resize(current());
     }
 
     /** Maps {@code [0, size)}; in READ_WRITE mode the JDK grows the file to {@code size} first. */

@@ -35,7 +35,9 @@ import java.util.concurrent.CompletableFuture;
  *       between the new end and the end of the page holding it as zeros (a full count, not -1), and loses writes
  *       there, until it next looks at the size: {@link #size()}, a read that reaches the end of its mapping, or a
  *       touch of a page the file lost. The kernel keeps that page mapped, and checking the size on every read
- *       would cost a system call per read, which is what mapping saves. The other engines return -1 there.</li>
+ *       would cost a system call per read, which is what mapping saves. {@link Engine#AUTO} answers there as MMAP
+ *       when the read went through its mapping and as CHANNEL when it went by {@code pread}. The other engines
+ *       return -1 there.</li>
  *   <li>No call moves a file position: there is none. Calls from different threads do not block one another,
  *       except on the CLASSIC engine, whose one lock is the point of it.</li>
  *   <li>A {@link ByteBuffer} is used from its position to its limit, and its position is advanced by the number of
@@ -109,6 +111,9 @@ public abstract class PositionalFile implements Closeable {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(engine, "engine");
         OpenSpec spec = OpenSpec.parse(options);
+        if (engine == Engine.AUTO && (spec.direct() || spec.sqpoll() || spec.iopoll())) {
+            engine = Engine.IO_URING; // every transfer of such a file goes through a ring
+        }
         engine.requireAvailable();
         if (engine != Engine.IO_URING && (spec.direct() || spec.sqpoll() || spec.iopoll())) {
             String option = spec.direct() ? "DIRECT" : spec.sqpoll() ? "SQPOLL" : "IOPOLL";
@@ -121,6 +126,7 @@ public abstract class PositionalFile implements Closeable {
             case CHANNEL -> new ChannelFile(path, spec);
             case MMAP -> MappedFile.open(path, spec);
             case IO_URING -> UringFile.open(path, spec);
+            case AUTO -> AutoFile.open(path, spec);
         };
     }
 

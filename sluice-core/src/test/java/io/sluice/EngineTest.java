@@ -76,25 +76,25 @@ class EngineTest {
     }
 
     @Test
-    void ioUringIsAvailableOnThisMachineYetBestStaysChannelForSingleCalls() {
+    void ioUringIsAvailableOnThisMachineAndBestIsAuto() {
         assertTrue(Engine.IO_URING.isAvailable(), () -> Engine.IO_URING.unavailabilityCause().orElse(""));
         assertFalse(Engine.IO_URING.description().isBlank());
         assertEquals("sluice.engine", Engine.PROPERTY);
-        assertEquals(Engine.CHANNEL, Engine.best());
+        assertEquals(Engine.AUTO, Engine.best());
         System.setProperty(Engine.PROPERTY, "   ");
-        assertEquals(Engine.CHANNEL, Engine.best(), "a blank property is no choice");
+        assertEquals(Engine.AUTO, Engine.best(), "a blank property is no choice");
         System.setProperty(Engine.PROPERTY, "io-uring");
         assertEquals(Engine.IO_URING, Engine.best(), "the property picks IO_URING where it works");
     }
 
     /**
      * The fallback path, for real: a JVM that may not make native calls (no --enable-native-access), and one where
-     * io_uring is switched off by property, must both report why, fall back to CHANNEL, and refuse IO_URING with
-     * that reason, creating nothing.
+     * io_uring is switched off by property, must both report why, refuse IO_URING with that reason, creating nothing,
+     * and still open AUTO by default, whose asynchronous calls and batches then run one by one.
      */
     @ParameterizedTest
     @CsvSource({"'', native access is not enabled", "-Dsluice.uring.disable=true, disabled by -Dsluice.uring.disable"})
-    void withoutIoUringBestFallsBackToChannelAndSaysWhy(String jvmFlag, String expectedCause) throws Exception {
+    void withoutIoUringAutoStillServesEveryCallAndSaysWhy(String jvmFlag, String expectedCause) throws Exception {
         Path target = dir.resolve("never-created");
         java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
                 ProcessHandle.current().info().command().orElseThrow(), "-cp", System.getProperty("java.class.path")));
@@ -109,7 +109,8 @@ class EngineTest {
         assertEquals(0, proc.exitValue(), out);
         assertTrue(out.contains("available=false"), out);
         assertTrue(out.contains("cause=") && out.contains(expectedCause), out);
-        assertTrue(out.contains("best=CHANNEL"), out);
+        assertTrue(out.contains("best=AUTO"), out);
+        assertTrue(out.contains("auto=AUTO read 3 async 3 batch 3"), out);
         assertTrue(out.contains("open=UnsupportedOperationException: engine IO_URING is not available: " + expectedCause),
                 out);
         assertFalse(out.contains("WARNING"), "no native-access warning may be printed:\n" + out);
@@ -117,7 +118,7 @@ class EngineTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"mmap, MMAP", "Classic, CLASSIC", "CHANNEL, CHANNEL", "' mmap', MMAP"})
+    @CsvSource({"mmap, MMAP", "Classic, CLASSIC", "CHANNEL, CHANNEL", "' mmap', MMAP", "auto, AUTO"})
     void bestHonoursTheSystemProperty(String value, Engine expected) throws IOException {
         System.setProperty(Engine.PROPERTY, value);
         assertEquals(expected, Engine.best());

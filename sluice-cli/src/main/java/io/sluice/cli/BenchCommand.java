@@ -60,8 +60,9 @@ final class BenchCommand implements Callable<Integer> {
     List<Integer> threads;
 
     @Option(names = "--engines", split = ",", paramLabel = "NAME",
-            description = "Engines to measure: classic, channel, mmap, io_uring, naive-direct (default: all available "
-                    + "and naive-direct, a plain FileChannel with ByteBuffer.allocateDirect buffers).")
+            description = "Engines to measure: classic, channel, mmap, io_uring, auto, naive-direct (default: all "
+                    + "available and naive-direct, a plain FileChannel with ByteBuffer.allocateDirect buffers). With "
+                    + "auto, AUTO's thresholds are calibrated first in --dir and stored for this machine.")
     List<String> engines;
 
     @Option(names = "--block-sizes", split = ",", defaultValue = "512,4k,16k,64k", paramLabel = "BYTES",
@@ -84,6 +85,10 @@ final class BenchCommand implements Callable<Integer> {
         SectionReport page = startReport(sampling.report, o.dir(), spec);
         PrintWriter err = spec.commandLine().getErr();
         SectionOutput.describeMachine(err);
+        if (o.engines().stream().anyMatch(e -> e.equalsIgnoreCase("auto"))) {
+            // Measured here, on the benchmark's device, and stored for every later JVM on this machine.
+            err.println("auto      " + Engine.calibrateAuto(o.dir()));
+        }
         List<Row> rows = new Bench(o, err).run();
         emit(rows, w -> "CLASSIC", sampling.json, spec);
         if (page != null) {

@@ -9,9 +9,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice info}: the engines, which can run here, and why the others cannot. */
+/**
+ * {@code sluice info}: the engines, which can run here, and why the others cannot; the engine {@code open(path)} uses,
+ * and the thresholds AUTO starts from with where they came from.
+ */
 @Command(name = "info", mixinStandardHelpOptions = true,
-        description = "Show the I/O engines, which are available on this machine, and why not.")
+        description = "Show the I/O engines, which are available on this machine, and why not; the default "
+                + "engine; and the read sizes AUTO sends through a mapping, with where they came from (pinned by "
+                + "-Dsluice.auto.map-max, cached under the user's cache directory, or calibrated now).")
 final class InfoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -35,6 +40,7 @@ final class InfoCommand implements Callable<Integer> {
         out.println();
         String forced = System.getProperty(Engine.PROPERTY);
         out.printf("best      %s%s%n", Engine.best(), forced == null ? "" : " (forced by -D" + Engine.PROPERTY + ")");
+        out.printf("auto      %s%n", Engine.autoThresholds());
         out.flush();
         return Main.OK;
     }

@@ -38,13 +38,32 @@ class MainTest {
     void infoListsEveryEngineAndTheBestOne() {
         assertEquals(Main.OK, run("info"), err::toString);
         String s = out.toString();
-        for (String engine : new String[] {"CLASSIC", "CHANNEL", "MMAP", "IO_URING"}) {
+        for (String engine : new String[] {"CLASSIC", "CHANNEL", "MMAP", "IO_URING", "AUTO"}) {
             assertTrue(s.contains(engine), s);
         }
         io.sluice.Engine uring = io.sluice.Engine.IO_URING;
         String line = uring.isAvailable() ? "(?m)^IO_URING\\s+yes\\s+\\S" : "(?m)^IO_URING\\s+no\\s+\\S";
         assertTrue(Pattern.compile(line).matcher(s).find(), "IO_URING must say whether and why:\n" + s);
         assertTrue(Pattern.compile("(?m)^best\\s+" + io.sluice.Engine.best()).matcher(s).find(), s);
+        assertTrue(Pattern.compile("(?m)^auto\\s+reads up to \\d+ (bytes|KiB|MiB) \\(native memory\\) and \\d+ "
+                + "(bytes|KiB|MiB) \\(heap memory\\) through the mapping, larger by pread; \\S").matcher(s).find(), s);
+    }
+
+    @Test
+    void infoSaysWhereAutoThresholdsCameFrom() {
+        String old = System.getProperty("sluice.auto.map-max");
+        try {
+            System.setProperty("sluice.auto.map-max", "16k,256k");
+            assertEquals(Main.OK, run("info"), err::toString);
+            assertTrue(out.toString().contains("\nauto      reads up to 16 KiB (native memory) and 256 KiB (heap memory)"
+                    + " through the mapping, larger by pread; pinned by -Dsluice.auto.map-max=16k,256k\n"), out::toString);
+        } finally {
+            if (old == null) {
+                System.clearProperty("sluice.auto.map-max");
+            } else {
+                System.setProperty("sluice.auto.map-max", old);
+            }
+        }
     }
 
     @Test

@@ -1,0 +1,136 @@
+package io.sluice;
+
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * AUTO's choice, per read, between a copy out of the mapping and a {@code pread}: one preference per kind of
+ * destination (native memory, heap memory) and power-of-two size class, started from {@link AutoThresholds} and then
+ * moved by the rates the calls themselves show.
+ *
+ * <p>Timing every call would cost two clock reads on reads that take a few hundred nanoseconds, so one call in
+ * {@value #SAMPLE_EVERY} is timed, and one timed call in {@value #EXPLORE_EVERY} goes the other way, so that the
+ * path not taken is still measured. Each path keeps, per size class, the floor of its samples in nanoseconds per byte,
+ * rising by 2% with each new sample (timing noise only ever adds time, and a mean, even a clamped one, let the first
+ * samples of a cold start flip small reads to pread for thousands of calls); a class changes its preference only when the other path has at least {@value #MIN_SAMPLES} samples and is
+ * faster by more than {@value #MARGIN_PERCENT}%, so single outliers (a preempted thread, a page fault) do not flip
+ * it, while a lasting change (data falling out of the page cache, another load on the machine) does.
+ *
+ * <p>The dice and the clock are given, so tests script them. State is shared by all files on one device; updates are
+ * rare (timed calls only) and made under a lock, reads of the preference are plain, a stale one costs speed only.
+ */
+final class AutoChooser {
+    static final int NATIVE = 0;
+    static final int HEAP = 1;
+    static final int PREAD = 0;
+    static final int MAP = 1;
+    /** Set in {@link #route}'s answer when the call is to be timed and reported to {@link #record}. */
+    static final int TIMED = 2;
+
+    static final int SAMPLE_EVERY = 64;
+    static final int EXPLORE_EVERY = 4;
+    static final int MIN_SAMPLES = 4;
+    static final int MARGIN_PERCENT = 15;
+    /** How much a path's floor rises with each of its samples: 2%, so it doubles in 35 samples. */
+    private static final double RISE = 1.02;
+    private static final int CLASSES = 32;
+
+    private final AutoThresholds initial;
+    private final boolean adaptive;
+    private final IntSupplier dice;
+    private final LongSupplier clock;
+    /** [kind][size class]: MAP or PREAD. */
+    private final byte[][] prefer = new byte[2][CLASSES];
+    /** [kind][size class][path]: the rising floor of nanoseconds per byte, and how many samples made it. */
+    private final double[][][] nanosPerByte = new double[2][CLASSES][2];
+    private final int[][][] samples = new int[2][CLASSES][2];
+
+    /**
+     * @param adaptive false when the thresholds are pinned: then the preferences never move and nothing is timed
+     * @param dice     a fresh random int per call (ThreadLocalRandom in use, a script in tests)
+     * @param clock    nanoseconds ({@link System#nanoTime} in use)
+     */
+    AutoChooser(AutoThresholds initial, boolean adaptive, IntSupplier dice, LongSupplier clock) {
+        this.initial = initial;
+        this.adaptive = adaptive;
+        this.dice = dice;
+        this.clock = clock;
+        for (int c = 0; c < CLASSES; c++) {
+            long top = classTop(c);
+            prefer[NATIVE][c] = (byte) (top <= initial.nativeMapMax() ? MAP : PREAD);
+            prefer[HEAP][c] = (byte) (top <= initial.heapMapMax() ? MAP : PREAD);
+        }
+    }
+
+    /** The size class of a length: lengths in (2^(c-1), 2^c] share class c. */
+    static int sizeClass(long length) {
+        int c = 64 - Long.numberOfLeadingZeros(Math.max(1, length) - 1);
+        return Math.min(c, CLASSES - 1);
+    }
+
+    private static long classTop(int c) {
+        return 1L << c;
+    }
+
+    /** The thresholds this chooser started from. */
+    AutoThresholds initial() {
+        return initial;
+    }
+
+    /** Now, by the chooser's clock. */
+    long now() {
+        return clock.getAsLong();
+    }
+
+    /** MAP or PREAD for a read of {@code length} bytes into memory of {@code kind}, with {@link #TIMED} added when the caller should time it. */
+    int route(int kind, long length) {
+        int p = prefer[kind][sizeClass(length)];
+        if (!adaptive) {
+            return p;
+        }
+        int r = dice.getAsInt();
+        if (r % SAMPLE_EVERY != 0) {
+            return p;
+        }
+        return ((r / SAMPLE_EVERY) % EXPLORE_EVERY == 0 ? 1 - p : p) | TIMED;
+    }
+
+    /** A timed read of {@code length} bytes into {@code kind} memory went by {@code path} and took {@code nanos}. */
+    void record(int kind, long length, int path, long nanos) {
+        if (length <= 0 || nanos < 0) {
+            return;
+        }
+        int c = sizeClass(length);
+        double x = (double) nanos / length;
+        synchronized (this) {
+            double[] floor = nanosPerByte[kind][c];
+            int[] n = samples[kind][c];
+            // Noise only adds time (a preempted thread, a page fault, a cold compiler), so the floor of the samples
+            // is the path's cost. It rises a little with each sample, so a path that really became slower is seen
+            // as such after a few dozen samples; one that became faster is seen at once.
+            floor[path] = n[path] == 0 ? x : Math.min(x, floor[path] * RISE);
+            n[path]++;
+            int p = prefer[kind][c];
+            int other = 1 - p;
+            if (n[p] >= MIN_SAMPLES && n[other] >= MIN_SAMPLES
+                    && floor[other] * 100 < floor[p] * (100 - MARGIN_PERCENT)) {
+                prefer[kind][c] = (byte) other;
+            }
+        }
+    }
+
+    /** The path now preferred for {@code length} bytes into {@code kind} memory (for tests and {@code sluice info}). */
+    int preferred(int kind, long length) {
+        return prefer[kind][sizeClass(length)];
+    }
+
+    /** The largest read that now goes through the mapping for {@code kind}: the top of the highest size class that prefers it, or 0. */
+    long mapMax(int kind) {
+        for (int c = CLASSES - 1; c >= 0; c--) {
+            if (prefer[kind][c] == MAP) {
+                return classTop(c);
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,209 @@
+package io.sluice;
+
+import static io.sluice.AutoChooser.HEAP;
+import static io.sluice.AutoChooser.MAP;
+import static io.sluice.AutoChooser.NATIVE;
+import static io.sluice.AutoChooser.PREAD;
+import static io.sluice.AutoChooser.TIMED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chooser on scripted rates and a fake clock: every call it times advances the clock by what the script says the
+ * path costs, so what it learns, and when, is the same on every run.
+ */
+class AutoChooserTest {
+    private static final long K4 = 4096;
+    private static final long M1 = 1 << 20;
+
+    /** A fake machine: nanoseconds per byte for each path, changeable mid-run, and dice that time every call. */
+    private static final class Script {
+        long now;
+        int roll;
+        double mapNanosPerByte;
+        double preadNanosPerByte;
+        /** Every spikeEvery-th timed call costs spikeFactor times as much (a preempted thread); 0: none. */
+        int spikeEvery;
+        double spikeFactor;
+        int timed;
+        /** The first timed call by the mapping costs this many times as much (a cold start); 0: no such call. */
+        double coldFactor;
+        boolean coldSeen;
+        final AutoChooser chooser;
+
+        Script(long nativeMapMax, double map, double pread) {
+            this.mapNanosPerByte = map;
+            this.preadNanosPerByte = pread;
+            // Multiples of SAMPLE_EVERY: every call is timed, and every EXPLORE_EVERY-th goes the other way.
+            this.chooser = new AutoChooser(new AutoThresholds(nativeMapMax, nativeMapMax, "test"), true,
+                    () -> AutoChooser.SAMPLE_EVERY * roll++, () -> now);
+        }
+
+        /** One read of {@code len} bytes as AutoFile does it; returns the path it took. */
+        int call(long len) {
+            int how = chooser.route(NATIVE, len);
+            int path = how & MAP;
+            if ((how & TIMED) != 0) {
+                long t0 = chooser.now();
+                double cost = (path == MAP ? mapNanosPerByte : preadNanosPerByte) * len;
+                if (spikeEvery > 0 && ++timed % spikeEvery == 0) {
+                    cost *= spikeFactor;
+                }
+                if (path == MAP && coldFactor > 0 && !coldSeen) {
+                    coldSeen = true;
+                    cost *= coldFactor;
+                }
+                now += (long) cost;
+                chooser.record(NATIVE, len, path, chooser.now() - t0);
+            }
+            return path;
+        }
+    }
+
+    @Test
+    void sizeClassesArePowersOfTwo() {
+        assertEquals(0, AutoChooser.sizeClass(1));
+        assertEquals(12, AutoChooser.sizeClass(4096));
+        assertEquals(13, AutoChooser.sizeClass(4097));
+        assertEquals(20, AutoChooser.sizeClass(M1));
+        assertEquals(31, AutoChooser.sizeClass(Long.MAX_VALUE));
+    }
+
+    @Test
+    void startsFromTheThresholds() {
+        Script s = new Script(64 * 1024, 1, 1);
+        assertEquals(MAP, s.chooser.preferred(NATIVE, 100));
+        assertEquals(MAP, s.chooser.preferred(NATIVE, 64 * 1024));
+        assertEquals(PREAD, s.chooser.preferred(NATIVE, 64 * 1024 + 1));
+        assertEquals(64 * 1024, s.chooser.mapMax(NATIVE));
+        assertEquals(64 * 1024, s.chooser.mapMax(HEAP));
+    }
+
+    @Test
+    void picksTheFasterPathPerSize() {
+        // Starts with every read by pread; the mapping is three times faster at 4 KiB, twice slower at 1 MiB.
+        Script s = new Script(0, 0.1, 0.3);
+        for (int i = 0; i < 200; i++) {
+            s.call(K4);
+        }
+        assertEquals(MAP, s.chooser.preferred(NATIVE, K4), "4 KiB moves to the mapping");
+        s.mapNanosPerByte = 0.2;
+        s.preadNanosPerByte = 0.1;
+        for (int i = 0; i < 200; i++) {
+            s.call(M1);
+        }
+        assertEquals(PREAD, s.chooser.preferred(NATIVE, M1), "1 MiB stays with pread");
+        assertEquals(MAP, s.chooser.preferred(NATIVE, K4), "4 KiB, not sampled since, keeps its choice");
+        assertEquals(K4, s.chooser.mapMax(NATIVE));
+        assertEquals(0, s.chooser.mapMax(HEAP), "heap memory is learned apart");
+    }
+
+    @Test
+    void holdsAgainstNoise() {
+        // The mapping is faster by 2x; every 20th timed call of either path is a hundred times slower.
+        Script s = new Script(M1, 0.1, 0.2);
+        s.spikeEvery = 20;
+        s.spikeFactor = 100;
+        int byPread = 0;
+        for (int i = 0; i < 4000; i++) {
+            s.call(K4);
+            assertEquals(MAP, s.chooser.preferred(NATIVE, K4), "after call " + i);
+        }
+        for (int i = 0; i < 400; i++) {
+            byPread += s.call(K4) == PREAD ? 1 : 0;
+        }
+        assertEquals(400 / AutoChooser.EXPLORE_EVERY, byPread, "only the exploring calls take the other path");
+    }
+
+    @Test
+    void aColdFirstSampleDoesNotSendSmallReadsToPread() {
+        // The first mapped read faults its page in and runs interpreted: fifty times its later cost.
+        Script s = new Script(M1, 0.1, 0.3);
+        s.coldFactor = 50;
+        for (int i = 0; i < 400; i++) {
+            s.call(512);
+            assertEquals(MAP, s.chooser.preferred(NATIVE, 512), "after call " + i);
+        }
+    }
+
+    @Test
+    void aMarginSmallerThanTheHysteresisDoesNotFlip() {
+        Script s = new Script(M1, 0.100, 0.090); // pread 10% faster: inside the 15% margin
+        for (int i = 0; i < 2000; i++) {
+            s.call(K4);
+        }
+        assertEquals(MAP, s.chooser.preferred(NATIVE, K4));
+    }
+
+    @Test
+    void followsAChangeAndBack() {
+        Script s = new Script(M1, 0.1, 0.3);
+        for (int i = 0; i < 500; i++) {
+            s.call(K4);
+        }
+        assertEquals(MAP, s.chooser.preferred(NATIVE, K4));
+        // The data falls out of the page cache: a copy from the mapping now faults every page in, one at a time.
+        s.mapNanosPerByte = 2.0;
+        int calls = 0;
+        while (s.chooser.preferred(NATIVE, K4) == MAP) {
+            s.call(K4);
+            assertTrue(++calls < 500, "still on the mapping after " + calls + " calls");
+        }
+        assertEquals(PREAD, s.chooser.preferred(NATIVE, K4));
+        // Cached again.
+        s.mapNanosPerByte = 0.1;
+        calls = 0;
+        while (s.chooser.preferred(NATIVE, K4) == PREAD) {
+            s.call(K4);
+            assertTrue(++calls < 500, "still on pread after " + calls + " calls");
+        }
+    }
+
+    @Test
+    void pinnedThresholdsNeverTimeNorMove() {
+        AutoChooser c = new AutoChooser(new AutoThresholds(K4, K4, "pinned"), false, () -> 0, () -> {
+            throw new AssertionError("a pinned chooser reads no clock");
+        });
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(MAP, c.route(NATIVE, K4));
+            assertEquals(PREAD, c.route(NATIVE, 2 * K4));
+        }
+    }
+
+    @Test
+    void onlyOneCallInSampleEveryIsTimed() {
+        int[] roll = {0};
+        AutoChooser c = new AutoChooser(new AutoThresholds(K4, K4, "test"), true, () -> roll[0]++, () -> 0);
+        int timed = 0;
+        for (int i = 0; i < 32 * AutoChooser.SAMPLE_EVERY; i++) {
+            timed += (c.route(NATIVE, K4) & TIMED) != 0 ? 1 : 0;
+        }
+        assertEquals(32, timed);
+    }
+
+    @Test
+    void thePropertyPinsOneOrTwoSizes() {
+        String old = System.getProperty(AutoThresholds.PROPERTY);
+        try {
+            System.setProperty(AutoThresholds.PROPERTY, "64k");
+            AutoThresholds t = AutoThresholds.pinned();
+            assertEquals(65536, t.nativeMapMax());
+            assertEquals(65536, t.heapMapMax());
+            assertTrue(t.source().startsWith("pinned by -Dsluice.auto.map-max=64k"), t.source());
+            System.setProperty(AutoThresholds.PROPERTY, "16k,1m");
+            assertEquals(new AutoThresholds(16384, M1, t.source().replace("64k", "16k,1m")), AutoThresholds.pinned());
+            System.setProperty(AutoThresholds.PROPERTY, "lots");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, AutoThresholds::pinned);
+            assertTrue(e.getMessage().contains("'lots' is not a size"), e.getMessage());
+        } finally {
+            if (old == null) {
+                System.clearProperty(AutoThresholds.PROPERTY);
+            } else {
+                System.setProperty(AutoThresholds.PROPERTY, old);
+            }
+        }
+    }
+}
