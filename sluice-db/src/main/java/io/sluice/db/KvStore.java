@@ -135,15 +135,21 @@ public final class KvStore implements AutoCloseable {
      * @param create whether a missing file is created (only when writable)
      * @param truncate whether every record is removed on opening (only when writable)
      * @throws NoSuchFileException if the file does not exist and {@code create} is false
+     * <p>A Kyoto Cabinet TreeDB file ({@code .kct}) opened read-only is read whole into a read-only store in memory
+     * (its records in the same order; see {@code KyotoCabinetFiles}); it is not locked, and a writer changing it
+     * meanwhile is not seen.
+     *
      * @throws IOException if the file is locked by another process or store, is not a store (an empty or damaged
-     *     file too; a Kyoto Cabinet file, said to be one), or cannot be read; the message names the file
+     *     file too), or cannot be read; or is a Kyoto Cabinet file opened writable, or one that cannot be read (a
+     *     compressed one, another comparator, damaged); the message names the file
      */
     public static KvStore open(Path path, boolean writable, boolean create, boolean truncate) throws IOException {
         Path p = path.toAbsolutePath();
         if (!Files.exists(p) && !(writable && create)) {
             throw new NoSuchFileException(p.toString(), null, "open: no such store file");
         }
-        KyotoCabinetFiles.refuse(p);
+        KvStore kct = KyotoCabinetFiles.openReadOnly(p, writable);   // null unless p is a Kyoto Cabinet file
+        if (kct != null) { return kct; }
         // The file store is opened here and handed to MVStore rather than named to it: MVStore closes a file it
         // opened itself only when its own exception stops the opening, and any other (an empty file opened read-only
         // fails writing a header with NonWritableChannelException) left the file open and locked until the JVM exits.
@@ -208,6 +214,29 @@ public final class KvStore implements AutoCloseable {
         } catch (RuntimeException ignored) {
             // The failure reported is the one that stopped the opening.
         }
+    }
+
+    /**
+     * A read-only store in memory, named {@code path}, holding the records that {@code source} hands to its sink: a
+     * file of another format read whole.
+     */
+    static KvStore readOnlyCopy(Path path, RecordSource source) throws IOException {
+        MVStore s = new MVStore.Builder().autoCommitDisabled().open();
+        MVMap<byte[], byte[]> m = openMap(s);
+        try {
+            source.readInto(m::put);
+        } catch (IOException | RuntimeException e) {
+            s.closeImmediately();
+            throw e;
+        }
+        return new KvStore(s, m, null, path, false);
+    }
+
+    /** Records read from somewhere, for {@link #readOnlyCopy}. */
+    @FunctionalInterface
+    interface RecordSource {
+        /** Hands every record to {@code sink} as (key, value). */
+        void readInto(java.util.function.BiConsumer<byte[], byte[]> sink) throws IOException;
     }
 
     /** A new empty store in memory only, gone when closed. */
@@ -579,13 +608,13 @@ public final class KvStore implements AutoCloseable {
         }
     }
 
-    /** The size of the file in bytes (an estimate of the memory used, for a store in memory). */
+    /**
+     * The size of the file in bytes (an estimate of the memory used, for a store in memory, a Kyoto Cabinet file read
+     * into memory too).
+     */
     public long size() {
         checkOpen();
-        if (path == null) {
-            return store.getFileStore() == null ? map.sizeAsLong() * 64 : store.getFileStore().size();
-        }
-        return store.getFileStore().size();
+        return store.getFileStore() == null ? map.sizeAsLong() * 64 : store.getFileStore().size();
     }
 
     /**
