@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -71,6 +72,13 @@ final class KyotoTreeFile {
      *     is damaged or cut short; the message names the file, the offset where it applies, and the reason
      */
     static long read(Path path, BiConsumer<byte[], byte[]> sink) throws IOException {
+        Path wal = path.resolveSibling(path.getFileName() + ".wal");
+        if (Files.isRegularFile(wal) && Files.size(wal) > 0) {
+            // A writer that died left its write-ahead log: Kyoto Cabinet would first undo the unfinished writes with it.
+            throw new IOException("open(" + path + "): a TreeDB file with a write-ahead log left by a writer that did "
+                    + "not finish (" + wal + "), so the file may hold half-made writes; open it once with Kyoto "
+                    + "Cabinet (e.g. kctreemgr check) to recover it");
+        }
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             return new KyotoTreeFile(path, ch).readAll(sink);
         }

@@ -266,6 +266,39 @@ class KyotoTreeFileTest {
     }
 
     /**
+     * A writer with automatic transactions that dies leaves the file's header saying it was closed, and a write-ahead
+     * log ({@code FILE.wal}) from which Kyoto Cabinet undoes the unfinished write when it next opens the file: such a
+     * file is refused, as what it holds is not what Kyoto Cabinet would read.
+     */
+    @Test
+    void aFileWithAWriteAheadLogLeftIsRefused() throws Exception {
+        Path kct = make("wal.kct", List.of());
+        String script = "require 'kyotocabinet'\n"
+                + "db = KyotoCabinet::DB.new\n"
+                + "db.open(ARGV[0] + '#pccap=1k', KyotoCabinet::DB::OWRITER | KyotoCabinet::DB::OAUTOTRAN) or abort\n"
+                + "3000.times { |i| db.set(\"k#{i}\", 'v' * 100) }\n"
+                + "db.synchronize(false)\n"
+                + "db.set('zz', '1')\n"
+                + "Process.kill(:KILL, $$)\n";
+        Process p;
+        try {
+            p = new ProcessBuilder("ruby", "-e", script, kct.toString()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            assumeTrue(false, "needs ruby with the kyotocabinet gem: " + e);
+            throw e;
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        assumeTrue(!out.contains("cannot load such file"), "needs Ruby's kyotocabinet binding: " + out);
+        Path wal = dir.resolve("wal.kct.wal");
+        assertTrue(Files.size(wal) > 0, "the writer left its log: " + out);
+        assertEquals(0, Files.readAllBytes(kct)[24] & 1, "and the header says the file was closed");
+        IOException e = assertThrows(IOException.class, () -> KvStore.open(kct, false, false, false));
+        assertTrue(e.getMessage().startsWith("open(" + kct.toAbsolutePath() + "): ")
+                && e.getMessage().contains(wal.toAbsolutePath().toString()), e.getMessage());
+    }
+
+    /**
      * A file cut short anywhere fails with an exception naming it and an offset: cut as a copy would be (the header
      * says more than the file has), and cut with the header's used size made to agree, so that the walk meets the cut.
      */
