@@ -152,8 +152,13 @@ public final class KvStore implements AutoCloseable {
      * @param create whether a missing file is created (only when writable)
      * @param truncate whether every record is removed on opening (only when writable)
      * @throws NoSuchFileException if the file does not exist and {@code create} is false
+     * <p>A Kyoto Cabinet TreeDB file ({@code .kct}) opened read-only is read whole into a read-only store in memory
+     * (its records in the same order; see {@code KyotoCabinetFiles}); it is not locked, and a writer changing it
+     * meanwhile is not seen.
+     *
      * @throws DamagedStoreException if the file is not a store (an empty file opened read-only, another format, a
-     *     damaged header or newest chunk; a Kyoto Cabinet file is said to be one)
+     *     damaged header or newest chunk), or is a Kyoto Cabinet file opened writable, or one that cannot be read (a
+     *     compressed one, another comparator, damaged)
      * @throws IOException if the file is locked by another process or store, or cannot be read; the message names
      *     the file
      */
@@ -176,7 +181,8 @@ public final class KvStore implements AutoCloseable {
         if (!Files.exists(p) && !(writable && create)) {
             throw new NoSuchFileException(p.toString(), null, "open: no such store file");
         }
-        KyotoCabinetFiles.refuse(p);
+        KvStore kct = KyotoCabinetFiles.openReadOnly(p, writable);   // null unless p is a Kyoto Cabinet file
+        if (kct != null) { return kct; }
         if (!writable && Files.isRegularFile(p) && Files.size(p) == 0) {
             // A writer makes a store of an empty file; a reader cannot, and MVStore would try to write a header.
             throw new DamagedStoreException("open(" + p + "): the file is empty, not a store file");
@@ -369,6 +375,29 @@ public final class KvStore implements AutoCloseable {
      */
     public String droppedAtOpen() {
         return droppedAtOpen;
+    }
+
+    /**
+     * A read-only store in memory, named {@code path}, holding the records that {@code source} hands to its sink: a
+     * file of another format read whole.
+     */
+    static KvStore readOnlyCopy(Path path, RecordSource source) throws IOException {
+        MVStore s = new MVStore.Builder().autoCommitDisabled().open();
+        MVMap<byte[], byte[]> m = openMap(s);
+        try {
+            source.readInto(m::put);
+        } catch (IOException | RuntimeException e) {
+            s.closeImmediately();
+            throw e;
+        }
+        return new KvStore(s, m, null, path, false);
+    }
+
+    /** Records read from somewhere, for {@link #readOnlyCopy}. */
+    @FunctionalInterface
+    interface RecordSource {
+        /** Hands every record to {@code sink} as (key, value). */
+        void readInto(java.util.function.BiConsumer<byte[], byte[]> sink) throws IOException;
     }
 
     /** A new empty store in memory only, gone when closed. */
@@ -813,13 +842,13 @@ public final class KvStore implements AutoCloseable {
         }
     }
 
-    /** The size of the file in bytes (an estimate of the memory used, for a store in memory). */
+    /**
+     * The size of the file in bytes (an estimate of the memory used, for a store in memory, a Kyoto Cabinet file read
+     * into memory too).
+     */
     public long size() {
         checkOpen();
-        if (path == null) {
-            return store.getFileStore() == null ? map.sizeAsLong() * 64 : store.getFileStore().size();
-        }
-        return store.getFileStore().size();
+        return store.getFileStore() == null ? map.sizeAsLong() * 64 : store.getFileStore().size();
     }
 
     /**

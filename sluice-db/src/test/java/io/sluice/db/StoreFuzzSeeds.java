@@ -14,6 +14,15 @@ import java.util.List;
  * java -cp target/test-classes:target/classes:$HOME/.m2/repository/com/h2database/h2-mvstore/2.3.232/\
  * h2-mvstore-2.3.232.jar io.sluice.db.StoreFuzzSeeds src/test/resources/io/sluice/db/StoreFuzzTestInputs/fuzzOpen
  * </pre>
+ *
+ * <p>{@code seed-kyoto-cabinet-tree} is not written here: it is a Kyoto Cabinet TreeDB file (read by
+ * {@link KyotoTreeFile}), made small by Kyoto Cabinet 1.2.79's own tool, with four leaf pages and free blocks:
+ *
+ * <pre>
+ * kctreemgr create -ts -tl -apow 0 -fpow 2 -bnum 3 -psiz 64 F
+ * for i in 1 2 3 4 5 6 7 8; do kctreemgr set F key$i value$i; done
+ * kctreemgr remove F key3; kctreemgr set F key5 longer-value-5-longer
+ * </pre>
  */
 final class StoreFuzzSeeds {
     private StoreFuzzSeeds() {
