@@ -234,7 +234,7 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
         CompletableFuture<FileLock> f = new CompletableFuture<>();
         executor.execute(() -> {
             try {
-                f.complete(new SluiceLock(this, helper().lock(position, size, shared)));
+                f.complete(new ForwardedLock(this, helper().lock(position, size, shared)));
             } catch (IOException | RuntimeException e) {
                 f.completeExceptionally(isOpen() || e instanceof AsynchronousCloseException ? e
                         : new AsynchronousCloseException());
@@ -247,7 +247,7 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
     public FileLock tryLock(long position, long size, boolean shared) throws IOException {
         checkLockMode(shared);
         FileLock inner = helper().tryLock(position, size, shared);
-        return inner == null ? null : new SluiceLock(this, inner);
+        return inner == null ? null : new ForwardedLock(this, inner);
     }
 
     private void checkLockMode(boolean shared) {
@@ -282,28 +282,5 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
     @Override
     public String toString() {
         return "SluiceAsynchronousFileChannel[" + file + "]";
-    }
-
-    /** A lock taken on the second descriptor, reported as this channel's. */
-    private static final class SluiceLock extends FileLock {
-        private final FileLock inner;
-
-        SluiceLock(SluiceAsynchronousFileChannel channel, FileLock inner) {
-            super(channel, inner.position(), inner.size(), inner.isShared());
-            this.inner = inner;
-        }
-
-        @Override
-        public boolean isValid() {
-            return inner.isValid() && acquiredBy().isOpen();
-        }
-
-        @Override
-        public void release() throws IOException {
-            if (!acquiredBy().isOpen()) {
-                throw new ClosedChannelException();
-            }
-            inner.release();
-        }
     }
 }

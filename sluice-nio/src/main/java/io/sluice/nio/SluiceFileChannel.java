@@ -443,7 +443,7 @@ final class SluiceFileChannel extends FileChannel {
             begin();
             FileLock inner = h.lock(position, size, shared);
             completed = true;
-            return new SluiceLock(this, inner);
+            return new ForwardedLock(this, inner);
         } finally {
             end(completed);
         }
@@ -453,7 +453,7 @@ final class SluiceFileChannel extends FileChannel {
     public FileLock tryLock(long position, long size, boolean shared) throws IOException {
         ensureOpen();
         FileLock inner = helper().tryLock(position, size, shared);
-        return inner == null ? null : new SluiceLock(this, inner);
+        return inner == null ? null : new ForwardedLock(this, inner);
     }
 
     /**
@@ -496,28 +496,5 @@ final class SluiceFileChannel extends FileChannel {
     @Override
     public String toString() {
         return "SluiceFileChannel[" + file + "]";
-    }
-
-    /** A lock taken on the second descriptor, reported as this channel's. */
-    private static final class SluiceLock extends FileLock {
-        private final FileLock inner;
-
-        SluiceLock(SluiceFileChannel channel, FileLock inner) {
-            super(channel, inner.position(), inner.size(), inner.isShared());
-            this.inner = inner;
-        }
-
-        @Override
-        public boolean isValid() {
-            return inner.isValid() && channel().isOpen();
-        }
-
-        @Override
-        public void release() throws IOException {
-            if (!channel().isOpen()) {
-                throw new ClosedChannelException();
-            }
-            inner.release();
-        }
     }
 }
