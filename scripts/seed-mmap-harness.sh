@@ -62,7 +62,7 @@ done
 "$here/sluice" --version >/dev/null
 lib="$here/sluice-cli/target/lib"
 jruby=$(ls "$here"/sluice-cli/target/jruby/jruby-complete-*.jar | head -1)
-cp="$jruby:$lib/sluice-jruby.jar:$lib/sluice-core.jar:$lib/sluice-db.jar:$lib/h2-mvstore.jar"
+cp="$jruby:$lib/sluice-jruby.jar:$lib/sluice-core.jar:$lib/sluice-db.jar:$lib/sluice-maf.jar:$lib/h2-mvstore.jar"
 
 mkdir -p "$dir"
 work=$(mktemp -d "$dir/seed-mmap-harness.XXXXXX")
