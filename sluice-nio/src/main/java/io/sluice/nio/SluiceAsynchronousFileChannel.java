@@ -37,9 +37,8 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
     private final boolean readable;
     private final boolean writable;
     private final ExecutorService executor;
-    private final Object helperLock = new Object();
-    /** For locks: the platform's channel on a second descriptor, opened on first use. Guarded by helperLock. */
-    private FileChannel helper;
+    /** The platform's channel on the file, for locks. */
+    private final SecondDescriptor second;
 
     SluiceAsynchronousFileChannel(PositionalFile file, Path platformPath, boolean readable, boolean writable,
             ExecutorService executor) {
@@ -47,6 +46,7 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
         this.platformPath = platformPath;
         this.readable = readable;
         this.writable = writable;
+        this.second = new SecondDescriptor(platformPath, readable, writable, "lock");
         this.executor = executor != null ? executor : DEFAULT_EXECUTOR;
     }
 
@@ -61,14 +61,8 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
 
     @Override
     public void close() throws IOException {
-        FileChannel h;
-        synchronized (helperLock) {
-            h = helper;
-        }
         try {
-            if (h != null) {
-                h.close();
-            }
+            second.close();
         } finally {
             // IO_URING cancels what is in flight: those futures fail with AsynchronousCloseException.
             file.close();
@@ -234,7 +228,7 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
         CompletableFuture<FileLock> f = new CompletableFuture<>();
         executor.execute(() -> {
             try {
-                f.complete(new ForwardedLock(this, helper().lock(position, size, shared)));
+                f.complete(new ForwardedLock(this, second.get().lock(position, size, shared)));
             } catch (IOException | RuntimeException e) {
                 f.completeExceptionally(isOpen() || e instanceof AsynchronousCloseException ? e
                         : new AsynchronousCloseException());
@@ -246,7 +240,7 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
     @Override
     public FileLock tryLock(long position, long size, boolean shared) throws IOException {
         checkLockMode(shared);
-        FileLock inner = helper().tryLock(position, size, shared);
+        FileLock inner = second.get().tryLock(position, size, shared);
         return inner == null ? null : new ForwardedLock(this, inner);
     }
 
@@ -256,26 +250,6 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
         }
         if (!shared && !writable) {
             throw new NonWritableChannelException();
-        }
-    }
-
-    private FileChannel helper() throws IOException {
-        synchronized (helperLock) {
-            if (!isOpen()) {
-                throw new ClosedChannelException();
-            }
-            if (helper == null) {
-                OpenOption[] options = readable && writable
-                        ? new OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
-                        : new OpenOption[] {writable ? StandardOpenOption.WRITE : StandardOpenOption.READ};
-                try {
-                    helper = FileChannel.open(platformPath, options);
-                } catch (IOException e) {
-                    throw new IOException("lock(path=" + platformPath
-                            + "): cannot open a second descriptor of the file: " + e, e);
-                }
-            }
-            return helper;
         }
     }
 

@@ -43,15 +43,15 @@ final class SluiceFileChannel extends FileChannel {
     private final Object positionLock = new Object();
     private long position;
 
-    private final Object helperLock = new Object();
-    /** The descriptor for map and locks: null until first needed. Guarded by helperLock. */
-    private FileChannel helper;
+    /** The platform's channel on the file, for map and locks. */
+    private final SecondDescriptor second;
 
     SluiceFileChannel(PositionalFile file, Path platformPath, boolean readable, boolean writable, boolean append) {
         this.file = file;
         this.platformPath = platformPath;
         this.readable = readable;
         this.writable = writable;
+        this.second = new SecondDescriptor(platformPath, readable, writable, "map/lock");
         this.append = append;
     }
 
@@ -418,7 +418,7 @@ final class SluiceFileChannel extends FileChannel {
     @Override
     public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
         ensureOpen();
-        return helper().map(mode, position, size);
+        return second.get().map(mode, position, size);
     }
 
     @Override
@@ -431,13 +431,13 @@ final class SluiceFileChannel extends FileChannel {
             throw new IllegalArgumentException("negative size: " + size);
         }
         ensureOpen();
-        return helper().map(mode, offset, size, arena);
+        return second.get().map(mode, offset, size, arena);
     }
 
     @Override
     public FileLock lock(long position, long size, boolean shared) throws IOException {
         ensureOpen();
-        FileChannel h = helper();
+        FileChannel h = second.get();
         boolean completed = false;
         try {
             begin();
@@ -452,42 +452,14 @@ final class SluiceFileChannel extends FileChannel {
     @Override
     public FileLock tryLock(long position, long size, boolean shared) throws IOException {
         ensureOpen();
-        FileLock inner = helper().tryLock(position, size, shared);
+        FileLock inner = second.get().tryLock(position, size, shared);
         return inner == null ? null : new ForwardedLock(this, inner);
-    }
-
-    /**
-     * The platform's channel on the same file, opened with this channel's access (so its checks for map and lock
-     * modes are the JDK's own) and kept until close: closing it would drop this process's locks on the file.
-     */
-    private FileChannel helper() throws IOException {
-        synchronized (helperLock) {
-            ensureOpen();
-            if (helper == null) {
-                OpenOption[] options = readable && writable
-                        ? new OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
-                        : new OpenOption[] {writable ? StandardOpenOption.WRITE : StandardOpenOption.READ};
-                try {
-                    helper = FileChannel.open(platformPath, options);
-                } catch (IOException e) {
-                    throw new IOException("map/lock(path=" + platformPath
-                            + "): cannot open a second descriptor of the file: " + e, e);
-                }
-            }
-            return helper;
-        }
     }
 
     @Override
     protected void implCloseChannel() throws IOException {
-        FileChannel h;
-        synchronized (helperLock) {
-            h = helper;
-        }
         try {
-            if (h != null) {
-                h.close();
-            }
+            second.close();
         } finally {
             file.close();
         }
