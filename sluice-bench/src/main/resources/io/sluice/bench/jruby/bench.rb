@@ -55,6 +55,8 @@ module SluiceBench
   # timed part and closed after it, and in between +count+ writes of +data+ in the same plain loop for every
   # contender. [open, loop]: open(path, new_file, size) makes the writer (new: the file created or emptied; cached:
   # kept and overwritten from 0), loop(writer, data, count) is what is timed, then the writer's close runs.
+  # Each loop is written out with its own call, not one loop taking a method name: a shared loop would make one
+  # call site for every writer (send or a block call per write), a cost the seed's loops did not have.
   WRITERS = {
     "ruby-File" => [
       ->(path, new_file, _size) { File.open(path, new_file ? "wb" : "r+b") },
