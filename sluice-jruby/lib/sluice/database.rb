@@ -315,13 +315,13 @@ module Sluice
     # +writable+; true, or false with the error recorded (LOGIC when a visitor of a read-only call returns a value).
     def accept(key, visitor = nil, writable = true, &block)
       visitor ||= block or raise LocalJumpError, "no block given"
-      sluice_visit([key], visitor, writable)
+      sluice_visit_keys([key], visitor, writable)
     end
 
     # #accept for each of +keys+, in order, as one step for other writers.
     def accept_bulk(keys, visitor = nil, writable = true, &block)
       visitor ||= block or raise LocalJumpError, "no block given"
-      sluice_visit(keys.to_a, visitor, writable)
+      sluice_visit_keys(keys.to_a, visitor, writable)
     end
 
     # Calls +visitor+ (or the block) for every record, in key order, applying what it returns; as one step for other
@@ -329,19 +329,7 @@ module Sluice
     def iterate(visitor = nil, writable = true, &block)
       visitor ||= block or raise LocalJumpError, "no block given"
       # The walk goes on over the tree as it was when it began, whatever the visitor changes.
-      walk = lambda do
-        conflict = false
-        sluice_each do |key, value|
-          done = Sluice::DB.sluice_apply(self, key, value, Sluice::DB.sluice_call(visitor, key, value), writable)
-          return false unless done
-
-          conflict ||= done == :conflict
-        end
-        conflict ? sluice_conflict : true
-      end
-      return false unless sluice_usable(writable)
-
-      writable ? sluice_exclusive(&walk) : walk.call
+      sluice_visit(visitor, writable) { |&pair| sluice_each(&pair) }
     end
 
     # Compare and swap: sets +key+ to +nval+ (removes it when +nval+ is nil) only if its value is +oval+ (has none
@@ -612,12 +600,21 @@ module Sluice
       sluice_fail(Error::LOGIC, "confliction with the read-only parameter")
     end
 
-    def sluice_visit(keys, visitor, writable)
+    # Each of +keys+ with its value, read inside the step so the visitor sees what other writers left.
+    def sluice_visit_keys(keys, visitor, writable)
+      sluice_visit(visitor, writable) do |&pair|
+        keys.each { |key| pair.call(key.to_s.b, sluice_value(key)) }
+      end
+    end
+
+    # Calls +visitor+ for every [key, value] the block hands to the proc it is given, applying what it returns;
+    # the block runs inside one exclusive step when +writable+, so #accept, #accept_bulk and #iterate share one
+    # account of conflicts and failures.
+    def sluice_visit(visitor, writable, &pairs)
       visit = lambda do
         conflict = false
-        keys.each do |key|
-          value = sluice_value(key)
-          done = Sluice::DB.sluice_apply(self, key, value, Sluice::DB.sluice_call(visitor, key.to_s.b, value), writable)
+        pairs.call do |key, value|
+          done = Sluice::DB.sluice_apply(self, key, value, Sluice::DB.sluice_call(visitor, key, value), writable)
           return false unless done
 
           conflict ||= done == :conflict
