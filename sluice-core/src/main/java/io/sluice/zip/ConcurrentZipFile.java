@@ -135,11 +135,19 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     private final Arena arena;
     private final CentralDirectory cen;
     private final ScratchPool scratches;
+    /** The archive this one is an entry of, whose closing closes this one too; null for an archive on its own. */
+    private final ConcurrentZipFile outer;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean closed;
 
     private ConcurrentZipFile(Path path, String name, MemorySegment file, Arena arena, Charset legacyCharset)
             throws ZipException {
+        this(path, name, file, arena, legacyCharset, null);
+    }
+
+    private ConcurrentZipFile(Path path, String name, MemorySegment file, Arena arena, Charset legacyCharset,
+            ConcurrentZipFile outer) throws ZipException {
+        this.outer = outer;
         this.path = path;
         this.name = name;
         this.file = file;
@@ -383,6 +391,66 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     }
 
     /**
+     * The zip or jar archive stored in {@code entry}, such as a library inside a Spring Boot executable jar
+     * ({@code BOOT-INF/lib/x.jar}), read as an archive of its own without writing it anywhere.
+     *
+     * <ul>
+     *   <li>A <b>stored</b> entry is not copied: the nested archive reads a slice of this archive's mapping. Its
+     *       CRC-32 is not checked as a whole (that would read every byte at open); each of its own entries is still
+     *       checked when read.</li>
+     *   <li>A <b>deflated</b> entry is inflated once, CRC-32 checked, into memory off the Java heap that the nested
+     *       archive owns and frees when closed.</li>
+     * </ul>
+     *
+     * <p>The nested archive's {@link #getName()} is this archive's name, {@code !/} and the entry's name; its
+     * {@link #path()} is null. Closing it leaves this archive open; closing this archive closes it too (its reads
+     * then end with {@link ClosedChannelException}), so this archive must stay open while the nested one is used.
+     *
+     * @throws ZipException if the entry is not a readable zip archive (the message names both), is encrypted, uses
+     *                      another compression method, or does not inflate to its declared size and CRC-32
+     * @throws ClosedChannelException if this archive is closed
+     */
+    public ConcurrentZipFile openNested(Entry entry) throws IOException {
+        int i = check(entry);
+        String nestedName = name + "!/" + entry.getName();
+        try (EntryStream in = stream(i)) {
+            if (cen.method(i) == STORED) {
+                MemorySegment slice = file.asSlice(dataStart(i), cen.compressedSizes[i]);
+                return new ConcurrentZipFile(null, nestedName, slice, null, null, this);
+            }
+            return inflated(in, i, nestedName);
+        } catch (IllegalStateException e) {
+            throw closedOr(e);
+        }
+    }
+
+    private ConcurrentZipFile inflated(EntryStream in, int i, String nestedName) throws IOException {
+        long size = cen.sizes[i];
+        Arena memory = Arena.ofShared();
+        boolean success = false;
+        try {
+            MemorySegment copy = size == 0 ? MemorySegment.NULL : memory.allocate(size);
+            byte[] buf = new byte[64 * 1024];
+            long at = 0;
+            // EntryStream delivers no more than the declared size and checks size and CRC-32 with the last byte.
+            for (int n; (n = in.read(buf, 0, (int) Math.min(buf.length, size - at))) > 0;) {
+                MemorySegment.copy(buf, 0, copy, ValueLayout.JAVA_BYTE, at, n);
+                at += n;
+            }
+            if (at != size) {
+                throw entryError(i, "inflated to " + at + " bytes, but its declared size is " + size);
+            }
+            ConcurrentZipFile zip = new ConcurrentZipFile(null, nestedName, copy, memory, null, this);
+            success = true;
+            return zip;
+        } finally {
+            if (!success) {
+                memory.close();
+            }
+        }
+    }
+
+    /**
      * Extracts every entry under {@code directory} with the {@link ExtractLimits#DEFAULT default limits}.
      *
      * @see #extractTo(Path, ExtractLimits)
@@ -443,14 +511,18 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         }
     }
 
-    /** Whether the archive is still open. */
+    /** Whether the archive is still open: neither it nor, for a nested archive, the archive holding it is closed. */
     public boolean isOpen() {
-        return !closed;
+        return !isClosedNow();
+    }
+
+    private boolean isClosedNow() {
+        return closed || outer != null && outer.isClosedNow();
     }
 
     @Override
     public String toString() {
-        return "ConcurrentZipFile[" + name + ", " + cen.count + " entries" + (closed ? ", closed" : "") + "]";
+        return "ConcurrentZipFile[" + name + ", " + cen.count + " entries" + (isClosedNow() ? ", closed" : "") + "]";
     }
 
     // ---------------------------------------------------------------- internals
@@ -501,6 +573,23 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     }
 
     /**
+     * A stored entry's bytes as a slice of the mapping, of any size, after the checks a read makes; null if the
+     * entry is compressed. Readers copy from it with {@link Faults#deliver()} inside their catch of InternalError.
+     */
+    MemorySegment storedData(Entry entry) throws IOException {
+        int i = check(entry);
+        if (cen.method(i) != STORED) {
+            return null;
+        }
+        stream(i).close();
+        try {
+            return file.asSlice(dataStart(i), cen.compressedSizes[i]);
+        } catch (IllegalStateException e) {
+            throw closedOr(e);
+        }
+    }
+
+    /**
      * Where entry i's compressed bytes start in the file, after checking its local header and that they stay within
      * the entry's room.
      */
@@ -536,7 +625,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             Faults.deliver();
             return b;
         } catch (IllegalStateException e) {
-            if (closed) {
+            if (isClosedNow()) {
                 throw new IllegalStateException("zip archive closed: " + name, e);
             }
             throw e;
@@ -548,20 +637,20 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     }
 
     void ensureOpen() throws ClosedChannelException {
-        if (closed) {
+        if (isClosedNow()) {
             throw new ClosedChannelException();
         }
     }
 
     private void ensureOpenUnchecked() {
-        if (closed) {
+        if (isClosedNow()) {
             throw new IllegalStateException("zip archive closed: " + name);
         }
     }
 
     /** What an {@link IllegalStateException} from the mapping means: closed by us, or someone else's problem. */
     IOException closedOr(IllegalStateException e) {
-        if (closed) {
+        if (isClosedNow()) {
             ClosedChannelException c = new ClosedChannelException();
             c.initCause(e);
             return c;
