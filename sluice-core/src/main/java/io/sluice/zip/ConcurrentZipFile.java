@@ -589,6 +589,11 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         }
     }
 
+    /** Where the entry's (compressed) bytes start in the file, after checking its local header. */
+    long dataOffset(Entry entry) throws IOException {
+        return dataStart(check(entry));
+    }
+
     /**
      * Where entry i's compressed bytes start in the file, after checking its local header and that they stay within
      * the entry's room.

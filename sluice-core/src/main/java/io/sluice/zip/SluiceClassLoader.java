@@ -128,9 +128,10 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
 
     /**
      * A loader over {@code file:} URLs, as {@code new URLClassLoader(urls, parent)}: a URL ending in {@code /} is a
-     * directory, any other a jar.
+     * directory, any other a jar; and over {@code jar:file:} URLs of an entry, a nested jar or a directory inside a
+     * jar (see the class comment).
      *
-     * @throws IllegalArgumentException if a URL is not a {@code file:} URL
+     * @throws IllegalArgumentException if a URL is neither a {@code file:} URL nor a {@code jar:file:...!/entry} URL
      * @throws IOException               naming the jar, if one that exists cannot be opened as a zip archive
      */
     public SluiceClassLoader(URL[] urls, ClassLoader parent) throws IOException {
