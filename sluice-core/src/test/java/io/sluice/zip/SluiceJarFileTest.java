@@ -209,6 +209,45 @@ class SluiceJarFileTest {
         }
     }
 
+    /** bcprov with one signed class changed after signing: both JarFile and the view refuse it, both loaders too. */
+    @Test
+    void aTamperedSignedEntryFailsAsInJarFile() throws Exception {
+        String victim = "org/bouncycastle/util/Strings.class";
+        Path tampered = tmp.resolve("tampered.jar");
+        try (java.util.zip.ZipInputStream in = new java.util.zip.ZipInputStream(Files.newInputStream(real("bcprov")));
+                java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(tampered))) {
+            for (java.util.zip.ZipEntry e; (e = in.getNextEntry()) != null;) {
+                byte[] b = in.readAllBytes();
+                // Its versioned copies too: whichever the runtime selects must be the tampered one.
+                if (e.getName().endsWith(victim)) {
+                    b[b.length / 2] ^= 1;
+                }
+                out.putNextEntry(new java.util.zip.ZipEntry(e.getName()));
+                out.write(b);
+            }
+        }
+        try (JarFile jdk = new JarFile(tampered.toFile(), true, ZipFile.OPEN_READ, JarFile.runtimeVersion());
+                SluiceJarFile ours = SluiceJarFile.open(tampered)) {
+            assertThrows(SecurityException.class, () -> {
+                try (InputStream in = jdk.getInputStream(jdk.getJarEntry(victim))) {
+                    in.readAllBytes();
+                }
+            });
+            SecurityException e = assertThrows(SecurityException.class,
+                    () -> ours.getCodeSigners(ours.getEntry(victim)));
+            assertTrue(e.getMessage().contains(victim), e.getMessage());
+            String untouched = "org/bouncycastle/util/Arrays.class";
+            assertNotNull(ours.getCodeSigners(ours.getEntry(untouched)));
+        }
+        URL[] urls = {tampered.toUri().toURL()};
+        try (URLClassLoader jdk = new URLClassLoader(urls, null);
+                SluiceClassLoader ours = new SluiceClassLoader(urls, null)) {
+            String name = victim.replace('/', '.').substring(0, victim.length() - ".class".length());
+            assertThrows(SecurityException.class, () -> Class.forName(name, false, jdk));
+            assertThrows(SecurityException.class, () -> Class.forName(name, false, ours));
+        }
+    }
+
     @Test
     void signedNestedJarIsRefusedNotTakenAsUnsigned() throws IOException {
         Path outer = tmp.resolve("outer.jar");
