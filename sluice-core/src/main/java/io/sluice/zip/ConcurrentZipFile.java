@@ -589,6 +589,11 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         }
     }
 
+    /** The entry's index, after checking that it belongs to this archive. */
+    int indexOf(Entry entry) {
+        return check(entry);
+    }
+
     /** Where the entry's (compressed) bytes start in the file, after checking its local header. */
     long dataOffset(Entry entry) throws IOException {
         return dataStart(check(entry));

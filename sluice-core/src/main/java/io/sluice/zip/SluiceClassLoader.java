@@ -56,7 +56,9 @@ import java.util.jar.Manifest;
  *
  * <p><b>Signed jars</b> are verified by the JDK's verifier through {@link SluiceJarFile#getCodeSigners}: a class
  * from a signed entry gets a {@link CodeSource} with the same {@link CodeSigner}s as under {@code URLClassLoader}.
- * Those classes are read a second time through a {@link JarFile}, under its lock; unsigned jars are not.
+ * Those classes are read a second time through a {@link JarFile}, under its lock; unsigned jars are not. Resources
+ * read with {@link #getResourceAsStream} come from the mapping unverified, where {@code URLClassLoader}'s stream
+ * would throw {@link SecurityException} at the end of a tampered signed entry.
  *
  * <p><b>Nested jars</b>, the shape of Spring Boot's executable jars, are given as {@code jar:} URLs to
  * {@link #SluiceClassLoader(URL[], ClassLoader)}: {@code jar:file:/app.jar!/BOOT-INF/lib/dep.jar} (a trailing

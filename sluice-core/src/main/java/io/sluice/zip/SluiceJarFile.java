@@ -310,16 +310,17 @@ public final class SluiceJarFile implements Closeable {
      * @throws UnsupportedOperationException if the jar is signed and nested in another archive, which the JDK's
      *                                       verifier cannot open
      * @throws IOException naming the jar and the entry if reading it through the verifier fails
+     * @throws IllegalArgumentException if the entry belongs to another archive
      */
     public CodeSigner[] getCodeSigners(ConcurrentZipFile.Entry entry) throws IOException {
-        Objects.requireNonNull(entry, "entry");
+        int index = zip.indexOf(entry);
         if (!signed) {
             return null;
         }
-        CodeSigner[] known = signers.get(entry.index());
+        CodeSigner[] known = signers.get(index);
         if (known == null) {
             known = verify(entry);
-            signers.put(entry.index(), known);
+            signers.put(index, known);
         }
         return known.length == 0 ? null : known.clone();
     }

@@ -153,10 +153,12 @@ class SluiceJarFileTest {
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(none))) {
             put(out, "a.txt", "a");
         }
-        try (SluiceJarFile ours = SluiceJarFile.open(none)) {
+        try (SluiceJarFile ours = SluiceJarFile.open(none);
+                SluiceJarFile other = SluiceJarFile.open(jar)) {
             assertNull(ours.getManifest());
             assertFalse(ours.isSigned());
             assertNull(ours.getCodeSigners(ours.getEntry("a.txt")));
+            assertThrows(IllegalArgumentException.class, () -> ours.getCodeSigners(other.getEntry("v.txt")));
         }
     }
 
