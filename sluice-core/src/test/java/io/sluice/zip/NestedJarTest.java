@@ -232,6 +232,18 @@ class NestedJarTest {
     }
 
     @Test
+    void loaderRefusesWhatItCannotOpen() throws Exception {
+        Path fat = fatJar();
+        for (String u : List.of("jar:" + fat.toUri() + "!/", "jar:https://example.com/x.jar!/lib/y.jar")) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> new SluiceClassLoader(new URL[] {URI.create(u).toURL()}, null), u);
+        }
+        ZipException e = assertThrows(ZipException.class,
+                () -> new SluiceClassLoader(new URL[] {nested(fat, "BOOT-INF/lib/not-a.jar")}, null));
+        assertTrue(e.getMessage().contains(fat + "!/BOOT-INF/lib/not-a.jar"), e.getMessage());
+    }
+
+    @Test
     void closingTheLoaderUnmapsTheOuterJar() throws Exception {
         Path fat = fatJar();
         SluiceClassLoader loader = new SluiceClassLoader(new URL[] {nested(fat, "BOOT-INF/lib/stored.jar")}, null);

@@ -70,7 +70,8 @@ class SluiceJarFileTest {
                 }
             }
             // Names in versioned directories are looked up by their base names only.
-            for (String n : List.of("META-INF/versions/9/x", "no/such/Thing.class", "META-INF/MANIFEST.MF")) {
+            for (String n : List.of("META-INF/versions/9/x", "no/such/Thing.class", "META-INF/MANIFEST.MF", "dir",
+                    "dir/", "org", "OSGI-INF", "OSGI-INF/", "META-INF", "v.txt/")) {
                 JarEntry expected = jdk.getJarEntry(n);
                 ConcurrentZipFile.Entry got = ours.getEntry(n);
                 assertEquals(expected == null ? null : expected.getRealName(), got == null ? null : got.getName(), n);
