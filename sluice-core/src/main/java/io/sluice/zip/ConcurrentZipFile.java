@@ -589,6 +589,33 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         }
     }
 
+    /**
+     * A copy of the extra field of the entry's central directory header ({@code local} false) or of its local header
+     * (true), for the times a zip file system reports.
+     *
+     * @throws IllegalStateException if the archive is closed
+     * @throws UncheckedIOException wrapping a {@link ZipException} if another process cut the archive short
+     */
+    byte[] extraField(Entry entry, boolean local) {
+        int i = check(entry);
+        if (local) {
+            long at = cen.localOffsets[i];
+            if (at + LOCHDR > cen.dataLimit(i)) {
+                return new byte[0];
+            }
+            ByteBuffer h = ByteBuffer.wrap(bytes(at, LOCHDR)).order(ByteOrder.LITTLE_ENDIAN);
+            int nameLen = Short.toUnsignedInt(h.getShort(LOCNAM));
+            int extLen = Short.toUnsignedInt(h.getShort(LOCEXT));
+            long extra = at + LOCHDR + nameLen;
+            return extLen == 0 || extra + extLen > cen.dataLimit(i) ? new byte[0] : bytes(extra, extLen);
+        }
+        long header = cen.headerPositions[i];
+        ByteBuffer h = ByteBuffer.wrap(bytes(header, ZipLayout.CENHDR)).order(ByteOrder.LITTLE_ENDIAN);
+        int extLen = Short.toUnsignedInt(h.getShort(ZipLayout.CENEXT));
+        return extLen == 0 ? new byte[0]
+                : bytes(header + ZipLayout.CENHDR + Short.toUnsignedInt(h.getShort(ZipLayout.CENNAM)), extLen);
+    }
+
     /** The entry's index, after checking that it belongs to this archive. */
     int indexOf(Entry entry) {
         return check(entry);

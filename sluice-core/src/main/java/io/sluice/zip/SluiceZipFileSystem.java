@@ -39,7 +39,8 @@ import java.util.Set;
  *
  * <p>It answers as the JDK's zip file system ({@code FileSystems.newFileSystem(path)}) does on the same archive:
  * every entry's parent directories exist even without entries of their own, a directory lists its children, a
- * file's size is its uncompressed size and its times are the entry's. What differs: it is always read-only (every
+ * file's size is its uncompressed size and its times are the entry's (from the NTFS and extended timestamp extra
+ * fields where they are, else the MS-DOS fields). What differs: it is always read-only (every
  * change throws {@link java.nio.file.ReadOnlyFileSystemException}), only the {@code basic} attribute view is offered,
  * when an archive holds a name twice the first one counts (as {@link ConcurrentZipFile#getEntry}), and a directory
  * without an entry of its own (and the root) has the archive file's modification time.
@@ -334,22 +335,8 @@ public final class SluiceZipFileSystem extends FileSystem {
     }
 
     /** What {@link Files#readAttributes} gives for a node. */
-    record Attributes(Node node, FileTime time) implements BasicFileAttributes {
-        @Override
-        public FileTime lastModifiedTime() {
-            return time;
-        }
-
-        @Override
-        public FileTime lastAccessTime() {
-            return time;
-        }
-
-        @Override
-        public FileTime creationTime() {
-            return time;
-        }
-
+    record Attributes(Node node, FileTime lastModifiedTime, FileTime lastAccessTime, FileTime creationTime)
+            implements BasicFileAttributes {
         @Override
         public boolean isRegularFile() {
             return !node.directory;
@@ -381,8 +368,17 @@ public final class SluiceZipFileSystem extends FileSystem {
         }
     }
 
-    Attributes attributes(Node node) {
-        FileTime t = node.entry == null ? null : node.entry.getLastModifiedTime();
-        return new Attributes(node, t == null ? archiveTime : t);
+    Attributes attributes(Node node) throws IOException {
+        if (node.entry == null) {
+            return new Attributes(node, archiveTime, archiveTime, archiveTime);
+        }
+        try {
+            ExtraTimes t = ExtraTimes.of(zip, node.entry, archiveTime);
+            return new Attributes(node, t.modified, t.accessed, t.created);
+        } catch (IllegalStateException closed) {
+            throw new java.nio.channels.ClosedChannelException();
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 }

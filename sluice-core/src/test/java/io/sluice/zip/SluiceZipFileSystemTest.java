@@ -65,7 +65,9 @@ class SluiceZipFileSystemTest {
                 b.append(" children ").append(children.map(c -> c.getFileName().toString()).sorted().toList());
             }
         } else {
-            b.append(" size ").append(a.size()).append(" time ").append(a.lastModifiedTime().toMillis());
+            b.append(" size ").append(a.size()).append(" modified ").append(a.lastModifiedTime().toMillis())
+                    .append(" accessed ").append(a.lastAccessTime().toMillis()).append(" created ")
+                    .append(a.creationTime().toMillis());
             if (withBytes) {
                 b.append(" bytes ").append(java.util.Arrays.hashCode(Files.readAllBytes(p)));
             }
@@ -137,6 +139,46 @@ class SluiceZipFileSystemTest {
     @Test
     void synthesizedArchiveAsTheJdkZipFileSystem() throws IOException {
         sameAsJdk(synthesized(), true);
+    }
+
+    /** An NTFS extra field (0x000a) with three times in 100 ns units since 1601. */
+    static byte[] ntfsTimes(long modified, long accessed, long created) {
+        ByteBuffer b = ByteBuffer.allocate(36).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putShort((short) 0x000a).putShort((short) 32).putInt(0).putShort((short) 1).putShort((short) 24);
+        for (long millis : new long[] {modified, accessed, created}) {
+            b.putLong((millis + 11_644_473_600_000L) * 10_000 + 1234);
+        }
+        return b.array();
+    }
+
+    /** Times finer than the MS-DOS fields' two seconds: extended timestamps (JDK's writer) and NTFS fields. */
+    @Test
+    void timesFromExtraFieldsAsTheJdkZipFileSystem() throws IOException {
+        Path written = tmp.resolve("times.zip");
+        try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(written))) {
+            java.util.zip.ZipEntry e = new java.util.zip.ZipEntry("odd-second.txt");
+            e.setLastModifiedTime(java.nio.file.attribute.FileTime.fromMillis(1_714_903_811_000L));
+            e.setLastAccessTime(java.nio.file.attribute.FileTime.fromMillis(1_714_903_999_000L));
+            e.setCreationTime(java.nio.file.attribute.FileTime.fromMillis(1_600_000_001_000L));
+            out.putNextEntry(e);
+            out.write("odd".getBytes(StandardCharsets.UTF_8));
+            java.util.zip.ZipEntry m = new java.util.zip.ZipEntry("only-modified.txt");
+            m.setLastModifiedTime(java.nio.file.attribute.FileTime.fromMillis(1_714_903_813_000L));
+            out.putNextEntry(m);
+            java.util.zip.ZipEntry dos = new java.util.zip.ZipEntry("dos-only.txt");
+            dos.setTime(1_714_903_814_000L);
+            out.putNextEntry(dos);
+        }
+        sameAsJdk(written, true);
+        Path ntfs = Files.write(tmp.resolve("ntfs.zip"), new ZipBuilder()
+                .addWithExtra("ntfs.txt".getBytes(StandardCharsets.UTF_8), true, new byte[] {1},
+                        ntfsTimes(1_714_903_811_123L, 1_714_903_999_456L, 1_600_000_001_789L))
+                .add("plain.txt", new byte[] {2}, ZipBuilder.STORED)
+                .build().bytes());
+        sameAsJdk(ntfs, true);
+        try (SluiceZipFileSystem ours = SluiceZipFileSystem.open(written)) {
+            assertEquals(1_714_903_811_000L, Files.getLastModifiedTime(ours.getPath("/odd-second.txt")).toMillis());
+        }
     }
 
     @Test
