@@ -89,6 +89,8 @@ class SluiceZipFileSystemTest {
     static void sameAsJdk(Path archive, boolean withBytes) throws IOException {
         try (FileSystem jdk = FileSystems.newFileSystem(archive);
                 SluiceZipFileSystem ours = SluiceZipFileSystem.open(archive)) {
+            // The JDK's provider comes first among the installed ones, so this is the reference, not ours again.
+            assertEquals("jar", jdk.provider().getScheme());
             Map<String, String> expected = walk(jdk, withBytes);
             Map<String, String> got = walk(ours, withBytes);
             assertEquals(expected.keySet(), got.keySet(), archive + ": paths");
@@ -186,6 +188,7 @@ class SluiceZipFileSystemTest {
         Path archive = synthesized();
         try (FileSystem jdk = FileSystems.newFileSystem(archive);
                 SluiceZipFileSystem ours = SluiceZipFileSystem.open(archive)) {
+            assertEquals("jar", jdk.provider().getScheme());
             for (String s : List.of("/", "dir", "/dir/a.txt", "dir/../top.txt", "./implied/deep", "/implied/deep/",
                     "with space")) {
                 Path j = jdk.getPath(s);
@@ -216,6 +219,7 @@ class SluiceZipFileSystemTest {
         Path archive = synthesized();
         try (SluiceZipFileSystem ours = SluiceZipFileSystem.open(archive);
                 FileSystem jdk = FileSystems.newFileSystem(archive)) {
+            assertEquals("jar", jdk.provider().getScheme());
             for (String name : List.of("/implied/deep/er/file.bin", "/implied/deep/deflated.bin", "/top.txt",
                     "/empty.txt")) {
                 byte[] expected = Files.readAllBytes(jdk.getPath(name));
@@ -353,6 +357,7 @@ class SluiceZipFileSystemTest {
             Map<String, String> got = walk(nested, true);
             expected.remove("/");
             got.remove("/");
+            assertEquals("jar", jdk.provider().getScheme());
             assertEquals(expected, got);
         }
     }
