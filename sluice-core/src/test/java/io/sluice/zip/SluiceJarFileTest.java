@@ -265,5 +265,11 @@ class SluiceJarFileTest {
                     () -> nested.getCodeSigners(nested.getEntry("org/bouncycastle/util/Arrays.class")));
             assertTrue(e.getMessage().contains("lib/bc.jar"), e.getMessage());
         }
+        URL nested = java.net.URI.create("jar:" + outer.toUri() + "!/lib/bc.jar").toURL();
+        try (SluiceClassLoader loader = new SluiceClassLoader(new URL[] {nested}, null)) {
+            ClassNotFoundException e = assertThrows(ClassNotFoundException.class,
+                    () -> loader.loadClass("org.bouncycastle.util.Arrays"));
+            assertTrue(e.getMessage().contains("signed and nested"), e.getMessage());
+        }
     }
 }
