@@ -137,6 +137,8 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     private final ScratchPool scratches;
     /** The archive this one is an entry of, whose closing closes this one too; null for an archive on its own. */
     private final ConcurrentZipFile outer;
+    /** Nested archives inflated into memory of their own, freed when this archive closes if not before. */
+    private final java.util.Queue<ConcurrentZipFile> inflatedNested = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean closed;
 
@@ -399,7 +401,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      *       CRC-32 is not checked as a whole (that would read every byte at open); each of its own entries is still
      *       checked when read.</li>
      *   <li>A <b>deflated</b> entry is inflated once, CRC-32 checked, into memory off the Java heap that the nested
-     *       archive owns and frees when closed.</li>
+     *       archive owns and frees when it is closed, or this archive is.</li>
      * </ul>
      *
      * <p>The nested archive's {@link #getName()} is this archive's name, {@code !/} and the entry's name; its
@@ -441,7 +443,12 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
                 throw entryError(i, "inflated to " + at + " bytes, but its declared size is " + size);
             }
             ConcurrentZipFile zip = new ConcurrentZipFile(null, nestedName, copy, memory, null, this);
+            inflatedNested.add(zip);
             success = true;
+            if (closed) {
+                // Closed while inflating: close() may have run before the add, so it might not have seen this one.
+                zip.close();
+            }
             return zip;
         } finally {
             if (!success) {
@@ -485,6 +492,12 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         }
         closed = true;
         scratches.close();
+        if (outer != null) {
+            outer.inflatedNested.remove(this);
+        }
+        for (ConcurrentZipFile n; (n = inflatedNested.poll()) != null;) {
+            n.close();
+        }
         if (arena == null) {
             return;
         }

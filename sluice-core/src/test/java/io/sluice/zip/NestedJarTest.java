@@ -160,12 +160,17 @@ class NestedJarTest {
         ConcurrentZipFile deflated = outer.openNested(outer.getEntry("BOOT-INF/lib/deflated.jar"));
         ConcurrentZipFile.Entry s = stored.getEntry("text.txt");
         ConcurrentZipFile.Entry d = deflated.getEntry("text.txt");
+        ByteBuffer deflatedView = deflated.mappedBytes(d);
         outer.close();
         assertFalse(stored.isOpen());
         assertFalse(deflated.isOpen());
         assertThrows(ClosedChannelException.class, () -> stored.readAllBytes(s));
         assertThrows(ClosedChannelException.class, () -> deflated.readAllBytes(d));
         assertThrows(IllegalStateException.class, () -> stored.getEntry("text.txt"));
+        // The inflated copy is freed with the outer archive: the nested archive is closed in its own right.
+        assertTrue(deflated.toString().endsWith(", closed]"), deflated.toString());
+        assertThrows(IllegalStateException.class, () -> MemorySegment.ofBuffer(deflatedView).get(
+                java.lang.foreign.ValueLayout.JAVA_BYTE, 0));
         stored.close();
         deflated.close();
     }
