@@ -11,5 +11,6 @@ module io.sluice.core {
     exports io.sluice;
     exports io.sluice.chunks;
     exports io.sluice.zip;
+    provides java.nio.file.spi.FileSystemProvider with io.sluice.zip.SluiceZipFileSystemProvider;
     // io.sluice.internal and io.sluice.internal.uring (system calls, the ring) stay unexported: not API.
 }

@@ -135,11 +135,21 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     private final Arena arena;
     private final CentralDirectory cen;
     private final ScratchPool scratches;
+    /** The archive this one is an entry of, whose closing closes this one too; null for an archive on its own. */
+    private final ConcurrentZipFile outer;
+    /** Nested archives inflated into memory of their own, freed when this archive closes if not before. */
+    private final java.util.Queue<ConcurrentZipFile> inflatedNested = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile boolean closed;
 
     private ConcurrentZipFile(Path path, String name, MemorySegment file, Arena arena, Charset legacyCharset)
             throws ZipException {
+        this(path, name, file, arena, legacyCharset, null);
+    }
+
+    private ConcurrentZipFile(Path path, String name, MemorySegment file, Arena arena, Charset legacyCharset,
+            ConcurrentZipFile outer) throws ZipException {
+        this.outer = outer;
         this.path = path;
         this.name = name;
         this.file = file;
@@ -383,6 +393,71 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     }
 
     /**
+     * The zip or jar archive stored in {@code entry}, such as a library inside a Spring Boot executable jar
+     * ({@code BOOT-INF/lib/x.jar}), read as an archive of its own without writing it anywhere.
+     *
+     * <ul>
+     *   <li>A <b>stored</b> entry is not copied: the nested archive reads a slice of this archive's mapping. Its
+     *       CRC-32 is not checked as a whole (that would read every byte at open); each of its own entries is still
+     *       checked when read.</li>
+     *   <li>A <b>deflated</b> entry is inflated once, CRC-32 checked, into memory off the Java heap that the nested
+     *       archive owns and frees when it is closed, or this archive is.</li>
+     * </ul>
+     *
+     * <p>The nested archive's {@link #getName()} is this archive's name, {@code !/} and the entry's name; its
+     * {@link #path()} is null. Closing it leaves this archive open; closing this archive closes it too (its reads
+     * then end with {@link ClosedChannelException}), so this archive must stay open while the nested one is used.
+     *
+     * @throws ZipException if the entry is not a readable zip archive (the message names both), is encrypted, uses
+     *                      another compression method, or does not inflate to its declared size and CRC-32
+     * @throws ClosedChannelException if this archive is closed
+     */
+    public ConcurrentZipFile openNested(Entry entry) throws IOException {
+        int i = check(entry);
+        String nestedName = name + "!/" + entry.getName();
+        try (EntryStream in = stream(i)) {
+            if (cen.method(i) == STORED) {
+                MemorySegment slice = file.asSlice(dataStart(i), cen.compressedSizes[i]);
+                return new ConcurrentZipFile(null, nestedName, slice, null, null, this);
+            }
+            return inflated(in, i, nestedName);
+        } catch (IllegalStateException e) {
+            throw closedOr(e);
+        }
+    }
+
+    private ConcurrentZipFile inflated(EntryStream in, int i, String nestedName) throws IOException {
+        long size = cen.sizes[i];
+        Arena memory = Arena.ofShared();
+        boolean success = false;
+        try {
+            MemorySegment copy = size == 0 ? MemorySegment.NULL : memory.allocate(size);
+            byte[] buf = new byte[64 * 1024];
+            long at = 0;
+            // EntryStream delivers no more than the declared size and checks size and CRC-32 with the last byte.
+            for (int n; (n = in.read(buf, 0, (int) Math.min(buf.length, size - at))) > 0;) {
+                MemorySegment.copy(buf, 0, copy, ValueLayout.JAVA_BYTE, at, n);
+                at += n;
+            }
+            if (at != size) {
+                throw entryError(i, "inflated to " + at + " bytes, but its declared size is " + size);
+            }
+            ConcurrentZipFile zip = new ConcurrentZipFile(null, nestedName, copy, memory, null, this);
+            inflatedNested.add(zip);
+            success = true;
+            if (closed) {
+                // Closed while inflating: close() may have run before the add, so it might not have seen this one.
+                zip.close();
+            }
+            return zip;
+        } finally {
+            if (!success) {
+                memory.close();
+            }
+        }
+    }
+
+    /**
      * Extracts every entry under {@code directory} with the {@link ExtractLimits#DEFAULT default limits}.
      *
      * @see #extractTo(Path, ExtractLimits)
@@ -417,6 +492,12 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         }
         closed = true;
         scratches.close();
+        if (outer != null) {
+            outer.inflatedNested.remove(this);
+        }
+        for (ConcurrentZipFile n; (n = inflatedNested.poll()) != null;) {
+            n.close();
+        }
         if (arena == null) {
             return;
         }
@@ -443,14 +524,18 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         }
     }
 
-    /** Whether the archive is still open. */
+    /** Whether the archive is still open: neither it nor, for a nested archive, the archive holding it is closed. */
     public boolean isOpen() {
-        return !closed;
+        return !isClosedNow();
+    }
+
+    private boolean isClosedNow() {
+        return closed || outer != null && outer.isClosedNow();
     }
 
     @Override
     public String toString() {
-        return "ConcurrentZipFile[" + name + ", " + cen.count + " entries" + (closed ? ", closed" : "") + "]";
+        return "ConcurrentZipFile[" + name + ", " + cen.count + " entries" + (isClosedNow() ? ", closed" : "") + "]";
     }
 
     // ---------------------------------------------------------------- internals
@@ -501,6 +586,60 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     }
 
     /**
+     * A stored entry's bytes as a slice of the mapping, of any size, after the checks a read makes; null if the
+     * entry is compressed. Readers copy from it with {@link Faults#deliver()} inside their catch of InternalError.
+     */
+    MemorySegment storedData(Entry entry) throws IOException {
+        int i = check(entry);
+        if (cen.method(i) != STORED) {
+            return null;
+        }
+        stream(i).close();
+        try {
+            return file.asSlice(dataStart(i), cen.compressedSizes[i]);
+        } catch (IllegalStateException e) {
+            throw closedOr(e);
+        }
+    }
+
+    /**
+     * A copy of the extra field of the entry's central directory header ({@code local} false) or of its local header
+     * (true), for the times a zip file system reports.
+     *
+     * @throws IllegalStateException if the archive is closed
+     * @throws UncheckedIOException wrapping a {@link ZipException} if another process cut the archive short
+     */
+    byte[] extraField(Entry entry, boolean local) {
+        int i = check(entry);
+        if (local) {
+            long at = cen.localOffsets[i];
+            if (at + LOCHDR > cen.dataLimit(i)) {
+                return new byte[0];
+            }
+            ByteBuffer h = ByteBuffer.wrap(bytes(at, LOCHDR)).order(ByteOrder.LITTLE_ENDIAN);
+            int nameLen = Short.toUnsignedInt(h.getShort(LOCNAM));
+            int extLen = Short.toUnsignedInt(h.getShort(LOCEXT));
+            long extra = at + LOCHDR + nameLen;
+            return extLen == 0 || extra + extLen > cen.dataLimit(i) ? new byte[0] : bytes(extra, extLen);
+        }
+        long header = cen.headerPositions[i];
+        ByteBuffer h = ByteBuffer.wrap(bytes(header, ZipLayout.CENHDR)).order(ByteOrder.LITTLE_ENDIAN);
+        int extLen = Short.toUnsignedInt(h.getShort(ZipLayout.CENEXT));
+        return extLen == 0 ? new byte[0]
+                : bytes(header + ZipLayout.CENHDR + Short.toUnsignedInt(h.getShort(ZipLayout.CENNAM)), extLen);
+    }
+
+    /** The entry's index, after checking that it belongs to this archive. */
+    int indexOf(Entry entry) {
+        return check(entry);
+    }
+
+    /** Where the entry's (compressed) bytes start in the file, after checking its local header. */
+    long dataOffset(Entry entry) throws IOException {
+        return dataStart(check(entry));
+    }
+
+    /**
      * Where entry i's compressed bytes start in the file, after checking its local header and that they stay within
      * the entry's room.
      */
@@ -536,7 +675,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             Faults.deliver();
             return b;
         } catch (IllegalStateException e) {
-            if (closed) {
+            if (isClosedNow()) {
                 throw new IllegalStateException("zip archive closed: " + name, e);
             }
             throw e;
@@ -548,20 +687,20 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     }
 
     void ensureOpen() throws ClosedChannelException {
-        if (closed) {
+        if (isClosedNow()) {
             throw new ClosedChannelException();
         }
     }
 
     private void ensureOpenUnchecked() {
-        if (closed) {
+        if (isClosedNow()) {
             throw new IllegalStateException("zip archive closed: " + name);
         }
     }
 
     /** What an {@link IllegalStateException} from the mapping means: closed by us, or someone else's problem. */
     IOException closedOr(IllegalStateException e) {
-        if (closed) {
+        if (isClosedNow()) {
             ClosedChannelException c = new ClosedChannelException();
             c.initCause(e);
             return c;

@@ -10,6 +10,8 @@ import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.URL;
+import java.net.URLConnection;
+import java.net.URLStreamHandler;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,8 +54,21 @@ import java.util.jar.Manifest;
  *   <li>{@link #close()} unmaps every jar; what is loaded already stays usable.</li>
  * </ul>
  *
- * <p>Jar signatures are not verified: classes and code sources carry no {@link CodeSigner}s. Signed jars that must
- * be checked belong on a {@code URLClassLoader}, which hands them to the JDK's verifier.
+ * <p><b>Signed jars</b> are verified by the JDK's verifier through {@link SluiceJarFile#getCodeSigners}: a class
+ * from a signed entry gets a {@link CodeSource} with the same {@link CodeSigner}s as under {@code URLClassLoader}.
+ * Those classes are read a second time through a {@link JarFile}, under its lock; unsigned jars are not. Resources
+ * read with {@link #getResourceAsStream} come from the mapping unverified, where {@code URLClassLoader}'s stream
+ * would throw {@link SecurityException} at the end of a tampered signed entry.
+ *
+ * <p><b>Nested jars</b>, the shape of Spring Boot's executable jars, are given as {@code jar:} URLs to
+ * {@link #SluiceClassLoader(URL[], ClassLoader)}: {@code jar:file:/app.jar!/BOOT-INF/lib/dep.jar} (a trailing
+ * {@code !/} may follow) is the jar in that entry, opened with {@link ConcurrentZipFile#openNested} (a stored one
+ * is a slice of the outer mapping, a deflated one is inflated once); {@code jar:file:/app.jar!/BOOT-INF/classes/} is
+ * that directory of the outer jar. Each outer jar is mapped once for all its nested ones. A nested jar's resources
+ * are {@code jar:file:/app.jar!/BOOT-INF/lib/dep.jar!/name} URLs that carry their own handler (reading from the
+ * mapping): they open as given, but the same text parsed anew by {@code new URL(String)} goes to the JDK's handler,
+ * which cannot open it. Nested jars' {@code Class-Path} is ignored, as Spring Boot ignores it, and signed nested
+ * jars are refused when a class is loaded from them (the JDK's verifier needs a file).
  *
  * <p><b>As the system class loader.</b> With sluice-core on the class path, {@code
  * -Djava.system.class.loader=io.sluice.zip.SluiceClassLoader} makes the JVM create this loader through
@@ -65,14 +80,14 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     /** The system property holding the class path of {@link #SluiceClassLoader(ClassLoader)}. */
     public static final String CLASS_PATH_PROPERTY = "sluice.class.path";
 
-    private static final String VERSIONS = "META-INF/versions/";
-
     static {
         registerAsParallelCapable();
     }
 
     private final URL[] urls;
     private final List<Source> sources;
+    /** The outer jars of nested jars and of directories inside jars, each opened once and closed with the loader. */
+    private final List<SluiceJarFile> outers = new ArrayList<>();
     private volatile boolean closed;
 
     /**
@@ -93,7 +108,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         }
         this.urls = urls(paths);
         try {
-            this.sources = openAll(urls);
+            this.sources = openAll(urls, outers);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the class path in -D" + CLASS_PATH_PROPERTY + "="
                     + property + ": " + e.getMessage(), e);
@@ -110,26 +125,27 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     public SluiceClassLoader(List<Path> classPath, ClassLoader parent) throws IOException {
         super(parent);
         this.urls = urls(classPath);
-        this.sources = openAll(urls);
+        this.sources = openAll(urls, outers);
     }
 
     /**
      * A loader over {@code file:} URLs, as {@code new URLClassLoader(urls, parent)}: a URL ending in {@code /} is a
-     * directory, any other a jar.
+     * directory, any other a jar; and over {@code jar:file:} URLs of an entry, a nested jar or a directory inside a
+     * jar (see the class comment).
      *
-     * @throws IllegalArgumentException if a URL is not a {@code file:} URL
+     * @throws IllegalArgumentException if a URL is neither a {@code file:} URL nor a {@code jar:file:...!/entry} URL
      * @throws IOException               naming the jar, if one that exists cannot be opened as a zip archive
      */
     public SluiceClassLoader(URL[] urls, ClassLoader parent) throws IOException {
         super(parent);
         for (URL url : urls) {
-            if (!"file".equalsIgnoreCase(url.getProtocol())) {
-                throw new IllegalArgumentException("not a file: URL, so not a jar or directory on this machine: "
-                        + url);
+            if (!"file".equalsIgnoreCase(url.getProtocol()) && !isNested(url)) {
+                throw new IllegalArgumentException("neither a file: URL nor a jar:file:...!/entry URL, so not a jar"
+                        + " or directory on this machine: " + url);
             }
         }
         this.urls = urls.clone();
-        this.sources = openAll(this.urls);
+        this.sources = openAll(this.urls, outers);
     }
 
     private static URL[] urls(List<Path> paths) {
@@ -147,9 +163,10 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
 
     /**
      * Opens the class path as URLClassLoader walks it: a jar's {@code Class-Path} entries come right after the jar
-     * (depth first), a URL met again is skipped, and what does not exist is left out.
+     * (depth first), a URL met again is skipped, and what does not exist is left out. The outer jars opened for
+     * {@code jar:} URLs go to {@code outers}.
      */
-    private static List<Source> openAll(URL[] urls) throws IOException {
+    private static List<Source> openAll(URL[] urls, List<SluiceJarFile> outers) throws IOException {
         Deque<URL> unopened = new ArrayDeque<>(List.of(urls));
         Set<String> seen = new HashSet<>();
         List<Source> opened = new ArrayList<>(urls.length);
@@ -157,6 +174,13 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         try {
             for (URL url; (url = unopened.pollFirst()) != null;) {
                 if (!seen.add(withoutFragment(url))) {
+                    continue;
+                }
+                if (isNested(url)) {
+                    Source nested = openNested(url, outers);
+                    if (nested != null) {
+                        opened.add(nested);
+                    }
                     continue;
                 }
                 Path p = path(url);
@@ -178,6 +202,69 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         } finally {
             if (!success) {
                 opened.forEach(Source::close);
+                closeAll(outers);
+            }
+        }
+    }
+
+    /** Whether {@code url} names an entry of a jar on this machine: {@code jar:file:/outer.jar!/entry}. */
+    private static boolean isNested(URL url) {
+        if (!"jar".equalsIgnoreCase(url.getProtocol())) {
+            return false;
+        }
+        String file = url.getFile();
+        int bang = file.indexOf("!/");
+        return file.regionMatches(true, 0, "file:", 0, 5) && bang > 0 && bang + 2 < file.length();
+    }
+
+    /**
+     * The source for {@code jar:file:/outer.jar!/entry}: a nested jar ({@code BOOT-INF/lib/inner.jar}, a trailing
+     * {@code !/} allowed) opened from the entry, or a directory of the outer jar ({@code BOOT-INF/classes/}); null
+     * when the outer jar or the entry does not exist, as URLClassLoader skips what it cannot find.
+     */
+    private static Source openNested(URL url, List<SluiceJarFile> outers) throws IOException {
+        String file = url.getFile();
+        int bang = file.indexOf("!/");
+        String decoded = URLDecoder.decode(file.substring(bang + 2).replace("+", "%2B"), StandardCharsets.UTF_8);
+        String entryName = decoded.endsWith("!/") ? decoded.substring(0, decoded.length() - 2) : decoded;
+        @SuppressWarnings("deprecation")
+        URL outerUrl = new URL(file.substring(0, bang));
+        Path outerPath = path(outerUrl);
+        if (!Files.isRegularFile(outerPath)) {
+            return null;
+        }
+        SluiceJarFile outer = null;
+        for (SluiceJarFile o : outers) {
+            if (outerPath.equals(o.zip().path())) {
+                outer = o;
+            }
+        }
+        if (outer == null) {
+            outer = SluiceJarFile.open(outerPath);
+            outers.add(outer);
+        }
+        // Resource URLs keep the spelling of the URL given (file:/// or file:/), as URLClassLoader's do.
+        String spelled = withoutFragment(url);
+        if (entryName.endsWith("/")) {
+            return outer.zip().getEntry(entryName) == null && outer.zip().stream()
+                    .noneMatch(e -> e.getName().startsWith(entryName)) ? null
+                    : new JarSource(outer, url, spelled, entryName, null, false);
+        }
+        ConcurrentZipFile.Entry e = outer.zip().getEntry(entryName);
+        if (e == null || e.isDirectory()) {
+            return null;
+        }
+        SluiceJarFile inner = SluiceJarFile.of(outer.zip().openNested(e), JarFile.runtimeVersion());
+        String base = spelled.endsWith("!/") ? spelled : spelled + "!/";
+        return new JarSource(inner, url, base, "", new NestedHandler(base, inner), true);
+    }
+
+    private static void closeAll(List<SluiceJarFile> jars) {
+        for (SluiceJarFile j : jars) {
+            try {
+                j.close();
+            } catch (IOException e) {
+                // Only a verifier's JarFile can fail to close; the mapping is released regardless.
             }
         }
     }
@@ -218,7 +305,14 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
                 if (dot > 0) {
                     definePackageFor(name.substring(0, dot), s);
                 }
-                return defineClass(name, bytes, 0, bytes.length, s.codeSource);
+                CodeSource cs;
+                try {
+                    cs = s.codeSource(path);
+                } catch (IOException | UnsupportedOperationException e) {
+                    throw new ClassNotFoundException("verifying " + path + " from " + s.codeSource.getLocation()
+                            + " failed: " + e.getMessage(), e);
+                }
+                return defineClass(name, bytes, 0, bytes.length, cs);
             }
         }
         throw new ClassNotFoundException(closed ? name + ": " + this + " is closed" : name);
@@ -345,6 +439,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     public void close() {
         closed = true;
         sources.forEach(Source::close);
+        closeAll(outers);
     }
 
     /** The loader's class name and its class path's URLs, for messages. */
@@ -407,6 +502,11 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         /** The bytes of {@code name}, or null if this entry has no such file. */
         abstract byte[] read(String name) throws IOException;
 
+        /** The code source of the class file {@code name}: the source's own, with the signers of a signed entry. */
+        CodeSource codeSource(String name) throws IOException {
+            return codeSource;
+        }
+
         abstract URL resource(String name);
 
         abstract Manifest manifest();
@@ -416,105 +516,56 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     }
 
     private static final class JarSource extends Source {
-        final ConcurrentZipFile zip;
+        final SluiceJarFile jar;
         /** {@code jar:file:/...!/}, the prefix of every resource URL. */
         final String base;
-        final Manifest manifest;
-        /** The versions to look in, newest first, or empty when the jar is not multi-release. */
-        final int[] versions;
+        /** Where this source's names start in the archive: {@code BOOT-INF/classes/}, say, or empty. */
+        final String prefix;
+        /** Opens resource URLs the JDK's jar: handler cannot (a nested jar's); null for those it can. */
+        final URLStreamHandler handler;
+        /** Whether closing the source closes {@link #jar}: not for a directory inside a jar the loader shares. */
+        final boolean owned;
 
-        private JarSource(ConcurrentZipFile zip, URL location) throws IOException {
+        JarSource(SluiceJarFile jar, URL location, String base, String prefix, URLStreamHandler handler,
+                boolean owned) {
             super(location);
-            this.zip = zip;
-            this.base = "jar:" + location + "!/";
-            this.manifest = readManifest(zip);
-            this.versions = versions(zip, manifest);
+            this.jar = jar;
+            this.base = base;
+            this.prefix = prefix;
+            this.handler = handler;
+            this.owned = owned;
         }
 
         static JarSource open(Path path, URL location) throws IOException {
-            ConcurrentZipFile zip = ConcurrentZipFile.open(path);
-            try {
-                return new JarSource(zip, location);
-            } catch (IOException | RuntimeException e) {
-                zip.close();
-                throw e;
-            }
+            return new JarSource(SluiceJarFile.open(path), location, "jar:" + location + "!/", "", null, true);
         }
 
-        private static Manifest readManifest(ConcurrentZipFile zip) throws IOException {
-            ConcurrentZipFile.Entry e = zip.getEntry(JarFile.MANIFEST_NAME);
-            if (e == null) {
-                return null;
-            }
-            try (InputStream in = zip.getInputStream(e)) {
-                return new Manifest(in);
-            } catch (IOException ex) {
-                throw new IOException(zip.getName() + ": reading its manifest " + JarFile.MANIFEST_NAME + " failed: "
-                        + ex.getMessage(), ex);
-            }
-        }
-
-        /**
-         * The versioned directories present that the running JDK may use, newest first; JarFile looks from the
-         * runtime's feature version down to 9 and so do we, skipping the ones the jar lacks.
-         */
-        private static int[] versions(ConcurrentZipFile zip, Manifest man) {
-            if (man == null || !"true".equalsIgnoreCase(man.getMainAttributes().getValue(Name.MULTI_RELEASE))
-                    || !Boolean.parseBoolean(System.getProperty("jdk.util.jar.enableMultiRelease", "true"))) {
-                return new int[0];
-            }
-            int newest = JarFile.runtimeVersion().feature();
-            boolean[] present = new boolean[newest + 1];
-            for (ConcurrentZipFile.Entry e : zip) {
-                String n = e.getName();
-                if (n.startsWith(VERSIONS)) {
-                    int slash = n.indexOf('/', VERSIONS.length());
-                    if (slash > VERSIONS.length()) {
-                        try {
-                            int v = Integer.parseInt(n, VERSIONS.length(), slash, 10);
-                            if (v >= 9 && v <= newest) {
-                                present[v] = true;
-                            }
-                        } catch (NumberFormatException notAVersion) {
-                            // A directory such as META-INF/versions/foo/ is not a version: JarFile ignores it too.
-                        }
-                    }
-                }
-            }
-            int[] out = new int[newest + 1];
-            int n = 0;
-            for (int v = newest; v >= 9; v--) {
-                if (present[v]) {
-                    out[n++] = v;
-                }
-            }
-            return java.util.Arrays.copyOf(out, n);
-        }
-
-        private ConcurrentZipFile.Entry entry(String name) {
-            if (versions.length > 0 && !name.startsWith("META-INF/")) {
-                for (int v : versions) {
-                    ConcurrentZipFile.Entry e = zip.getEntry(VERSIONS + v + "/" + name);
-                    if (e != null) {
-                        return e;
-                    }
-                }
-            }
-            return zip.getEntry(name);
+        ConcurrentZipFile.Entry entry(String name) {
+            return prefix.isEmpty() ? jar.getEntry(name) : jar.zip().getEntry(prefix + name);
         }
 
         @Override
         byte[] read(String name) throws IOException {
-            if (!zip.isOpen()) {
+            if (!jar.zip().isOpen()) {
                 return null;
             }
             ConcurrentZipFile.Entry e = entry(name);
-            return e == null ? null : zip.readAllBytes(e);
+            return e == null ? null : jar.zip().readAllBytes(e);
+        }
+
+        @Override
+        CodeSource codeSource(String name) throws IOException {
+            if (!jar.isSigned() || !prefix.isEmpty()) {
+                return codeSource;
+            }
+            ConcurrentZipFile.Entry e = entry(name);
+            CodeSigner[] signers = e == null ? null : jar.getCodeSigners(e);
+            return signers == null ? codeSource : new CodeSource(codeSource.getLocation(), signers);
         }
 
         @Override
         URL resource(String name) {
-            if (!zip.isOpen()) {
+            if (!jar.zip().isOpen()) {
                 return null;
             }
             ConcurrentZipFile.Entry e;
@@ -528,8 +579,10 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             }
             // The entry's own name, as URLClassLoader spells it: the versioned one in a multi-release jar, and
             // "dir/" for a lookup of "dir".
+            String own = e.getName().substring(prefix.length());
             try {
-                return URI.create(base + encodeName(e.getName())).toURL();
+                URI uri = URI.create(base + encodeName(own));
+                return handler == null ? uri.toURL() : URL.of(uri, handler);
             } catch (MalformedURLException | IllegalArgumentException malformed) {
                 return null;
             }
@@ -537,41 +590,80 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
 
         @Override
         Manifest manifest() {
-            return manifest;
+            return jar.manifestShared();
         }
 
-        /**
-         * The manifest's {@code Class-Path}, resolved against this jar's URL as URLClassLoader resolves it: an entry
-         * with a scheme other than {@code file:} is ignored, as is one that is not a URL at all.
-         */
         List<URL> classPath() {
-            String value = manifest == null ? null : manifest.getMainAttributes().getValue(Name.CLASS_PATH);
-            if (value == null) {
-                return List.of();
-            }
-            List<URL> out = new ArrayList<>();
-            for (String entry : value.trim().split("[ \\t\\n\\r\\f]+")) {
-                if (entry.isEmpty()) {
-                    continue;
-                }
-                try {
-                    // Relative resolution as java.net.URL does it, which the JDK's loader uses: it accepts names
-                    // that are not legal URIs (spaces), where URI.resolve would refuse them.
-                    @SuppressWarnings("deprecation")
-                    URL resolved = new URL(codeSource.getLocation(), entry);
-                    if ("file".equalsIgnoreCase(resolved.getProtocol())) {
-                        out.add(resolved);
-                    }
-                } catch (MalformedURLException notAUrl) {
-                    // URLClassLoader drops the entry too.
-                }
-            }
-            return out;
+            return prefix.isEmpty() && handler == null ? jar.classPath(codeSource.getLocation()) : List.of();
         }
 
         @Override
         void close() {
-            zip.close();
+            if (owned) {
+                try {
+                    jar.close();
+                } catch (IOException e) {
+                    // Only the verifier's JarFile can fail to close, and there is nothing left to do with it.
+                }
+            }
+        }
+    }
+
+    /**
+     * Opens the resource URLs of a nested jar, {@code jar:file:/outer.jar!/lib/inner.jar!/name}, from the loader's
+     * mapping: the JDK's jar: handler would look for an entry {@code lib/inner.jar!/name} in the outer jar.
+     */
+    private static final class NestedHandler extends URLStreamHandler {
+        private final String base;
+        private final SluiceJarFile jar;
+
+        NestedHandler(String base, SluiceJarFile jar) {
+            this.base = base;
+            this.jar = jar;
+        }
+
+        @Override
+        protected URLConnection openConnection(URL u) throws IOException {
+            String spelled = u.toString();
+            if (!spelled.startsWith(base)) {
+                throw new java.io.FileNotFoundException(spelled + " is not in " + base);
+            }
+            String name = URLDecoder.decode(spelled.substring(base.length()).replace("+", "%2B"),
+                    StandardCharsets.UTF_8);
+            return new URLConnection(u) {
+                private ConcurrentZipFile.Entry entry;
+
+                @Override
+                public void connect() throws IOException {
+                    if (entry == null) {
+                        try {
+                            entry = jar.zip().getEntry(name);
+                        } catch (IllegalStateException closed) {
+                            throw new java.nio.channels.ClosedChannelException();
+                        }
+                        if (entry == null) {
+                            throw new java.io.FileNotFoundException("no entry '" + name + "' in " + jar.getName());
+                        }
+                    }
+                    connected = true;
+                }
+
+                @Override
+                public InputStream getInputStream() throws IOException {
+                    connect();
+                    return jar.zip().getInputStream(entry);
+                }
+
+                @Override
+                public long getContentLengthLong() {
+                    try {
+                        connect();
+                        return entry.getSize();
+                    } catch (IOException e) {
+                        return -1;
+                    }
+                }
+            };
         }
     }
 
