@@ -26,6 +26,22 @@ class SluiceMappedWriterTest < Minitest::Test
     assert_equal ALL_BYTES + big.byteslice(100, 50) + "abc" + frozen.b + "grüße".b + "123ab", File.binread(path("w"))
   end
 
+  def test_repeated_counts_come_back_as_one_integer
+    chunk = "abcdefg\n" * 128
+    Sluice::MappedWriter.open(path("n")) do |w|
+      first = w.write(chunk)
+      assert_equal 1024, first
+      # Beyond JRuby's ready-made Integers (-256 to 255) a new one per call would be an allocation per write.
+      assert JRuby.reference(first).equal?(JRuby.reference(w.write(chunk))), "the same Integer for the same count"
+      assert_equal 5, w.write("hello")
+      assert_equal 1024, w.write(chunk)
+      assert_equal 1029, w.write(chunk, "hello")
+      assert_equal 1029, w.write("hello", chunk)
+      assert_equal 5 * 1024 + 3 * 5, w.position
+    end
+    assert_equal chunk * 2 + "hello" + chunk * 2 + "hello" * 2 + chunk, File.binread(path("n"))
+  end
+
   def test_windows_past_4_gib_in_a_sparse_file
     start = (4 << 30) - 100
     data = ALL_BYTES * 20

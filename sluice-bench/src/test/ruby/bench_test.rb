@@ -49,6 +49,23 @@ class SluiceBenchScriptTest < Minitest::Test
     assert_empty Dir.children(@dir), "the benchmark's files are removed"
   end
 
+  # As the seed's harness (mmap_test.rb) drives them: each row is a lambda of (writer, String) with the row's own
+  # call, run from a block per write; the String is the harness's (its own array, not frozen).
+  def test_the_rows_are_the_seeds_harness_write_lambdas_on_its_strings
+    load "uri:classloader:/io/sluice/bench/jruby/bench.rb"
+    SluiceBench::WRITERS.each do |name, (_open, write)|
+      assert write.lambda?, name
+      assert_equal 2, write.arity, name
+    end
+    [1, 4, 16].each do |kib|
+      data = SluiceBench.data(kib * 1024)
+      assert_equal(("abcdefg\n" * (kib * 1024 / 8)).b, data)
+      assert_equal Encoding::BINARY, data.encoding
+      refute data.frozen?
+    end
+    assert_equal ("abcdefg\n" * 125).b + "abc", SluiceBench.data(1003)
+  end
+
   # As the seed's harness: its writers map the whole file when they are made, before the timed writes, and every
   # writer is closed after them.
   def test_the_seeds_writers_map_the_whole_file_before_the_timed_writes

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.jruby.Ruby;
 import org.jruby.RubyClass;
+import org.jruby.RubyFixnum;
 import org.jruby.RubyObject;
 import org.jruby.RubyString;
 import org.jruby.RubySymbol;
@@ -32,6 +33,13 @@ import org.jruby.util.ByteList;
 @JRubyClass(name = "Sluice::MappedWriter")
 public final class RubyMappedWriter extends RubyObject {
     private MappedWriter writer;
+    /**
+     * The Integer {@code write} returned last. A loop of writes usually writes the same count each time, and JRuby
+     * keeps ready-made Integers only from -256 to 255: a new one for every 1 KiB write was all that
+     * Sluice::MappedWriter allocated per call beyond the seed's fastest writer, which returns nil (41 bytes a call,
+     * docs/benchmarks/2026-11-26-seed000-harness.md). Integers are values, so handing out the same one is safe.
+     */
+    private RubyFixnum lastCount;
 
     /** Allocated by JRuby; {@code initialize} opens the file. */
     public RubyMappedWriter(Ruby runtime, RubyClass type) {
@@ -83,7 +91,7 @@ public final class RubyMappedWriter extends RubyObject {
      */
     @JRubyMethod(name = "write")
     public IRubyObject write(ThreadContext context, IRubyObject data) {
-        return asFixnum(context, append(context, data));
+        return count(context, append(context, data));
     }
 
     /** {@code write(*strings)}: appends each in order; returns the number of bytes in all. */
@@ -93,7 +101,16 @@ public final class RubyMappedWriter extends RubyObject {
         for (IRubyObject d : data) {
             n += append(context, d);
         }
-        return asFixnum(context, n);
+        return count(context, n);
+    }
+
+    private RubyFixnum count(ThreadContext context, long n) {
+        RubyFixnum c = lastCount;
+        if (c == null || c.getLongValue() != n) {
+            c = asFixnum(context, n);
+            lastCount = c;
+        }
+        return c;
     }
 
     /** {@code writer << string}: appends the String's bytes and returns the writer, for chains. */

@@ -51,113 +51,63 @@ module SluiceBench
     end
   end
 
-  # The writers, as the seed ran them: each opened (for the seed's writers: the whole target mapped) before the
-  # timed part and closed after it, and in between +count+ writes of +data+ in the same plain loop for every
-  # contender. [open, loop]: open(path, new_file, size) makes the writer (new: the file created or emptied; cached:
-  # kept and overwritten from 0), loop(writer, data, count) is what is timed, then the writer's close runs.
-  # Each loop is written out with its own call, not one loop taking a method name: a shared loop would make one
-  # call site for every writer (send or a block call per write), a cost the seed's loops did not have.
+  # The writers, as the seed's harness (mmap_test.rb) drives them: each opened (for the seed's writers: the whole
+  # target mapped) before the timed part and closed after it. [open, write]: open(path, new_file, size) makes the
+  # writer (new: the file created or emptied; cached: kept and overwritten from 0); write is the row's lambda, as
+  # the harness's :write lambdas, with the row's own call; the timed loop (write_run) is the harness's:
+  # count.times.each { |i| write.call(writer, data) }, a block per write and a Proc#call from it to the row's lambda.
+  # Each row's call is its own call site, as in the harness, where each row runs in a JVM of its own; the loop and
+  # its Proc#call are shared, as the harness's bench method is, and cost every row the same (JRuby calls a block
+  # through a method handle the JVM cannot inline past, in either harness).
   WRITERS = {
     "ruby-File" => [
       ->(path, new_file, _size) { File.open(path, new_file ? "wb" : "r+b") },
-      lambda do |f, data, count|
-        i = 0
-        while i < count
-          f.write(data)
-          i += 1
-        end
-      end
+      ->(out, buffer) { out.write(buffer) }
     ],
     "PureMmapFile" => [
       ->(path, new_file, size) { PureMmapFile.new(path, new_file, size) },
-      lambda do |w, data, count|
-        i = 0
-        while i < count
-          w.write(data)
-          i += 1
-        end
-      end
+      ->(out, buffer) { out.write(buffer) }
     ],
     "MmapFile-autoboxing" => [
       ->(path, new_file, size) { Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, size) },
-      lambda do |w, data, count|
-        i = 0
-        while i < count
-          w.writeString(data)
-          i += 1
-        end
-      end
+      ->(out, buffer) { out.writeString(buffer) }
     ],
     "MmapFile-unboxed-safe" => [
       ->(path, new_file, size) { Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, size) },
-      lambda do |w, data, count|
-        i = 0
-        while i < count
-          w.writeSafe(data)
-          i += 1
-        end
-      end
+      ->(out, buffer) { out.writeSafe(buffer) }
     ],
     "MmapFile-unboxed-unsafe" => [
       ->(path, new_file, size) { Java::IoSluiceBenchJruby::SeedMmapFile.new(path, new_file, size) },
-      lambda do |w, data, count|
-        i = 0
-        while i < count
-          w.writeUnsafe(data)
-          i += 1
-        end
-      end
+      ->(out, buffer) { out.writeUnsafe(buffer) }
     ],
     "MmapFileExt-unboxed-safe" => [
       ->(path, new_file, size) { MmapFileExt.new(path, new_file, size) },
-      lambda do |w, data, count|
-        i = 0
-        while i < count
-          w.write_safe(data)
-          i += 1
-        end
-      end
+      ->(out, buffer) { out.write_safe(buffer) }
     ],
     "MmapFileExt-unboxed-unsafe" => [
       ->(path, new_file, size) { MmapFileExt.new(path, new_file, size) },
-      lambda do |w, data, count|
-        i = 0
-        while i < count
-          w.write_unsafe(data)
-          i += 1
-        end
-      end
+      ->(out, buffer) { out.write_unsafe(buffer) }
     ],
     # Told the size, as the seed's writers are: one window of the whole target, like their one mapping.
     "Sluice::MappedWriter" => [
       ->(path, new_file, size) { Sluice::MappedWriter.new(path, position: new_file ? nil : 0, window_size: size) },
-      lambda do |w, data, count|
-        i = 0
-        while i < count
-          w.write(data)
-          i += 1
-        end
-      end
+      ->(out, buffer) { out.write(buffer) }
     ],
     # Not told the size: the default windows, each unmapped when full and the next one mapped.
     "Sluice::MappedWriter-windows" => [
       ->(path, new_file, _size) { Sluice::MappedWriter.new(path, position: new_file ? nil : 0) },
-      lambda do |w, data, count|
-        i = 0
-        while i < count
-          w.write(data)
-          i += 1
-        end
-      end
+      ->(out, buffer) { out.write(buffer) }
     ]
   }.freeze
 
-  # Opens +name+'s writer, runs its loop (inside the block, when given: the timing), closes the writer.
+  # Opens +name+'s writer, runs the harness's loop of its writes (inside the block, when given: the timing), closes
+  # the writer.
   def self.write_run(name, path, new_file, data, count)
-    open, loop = WRITERS.fetch(name)
+    open, write = WRITERS.fetch(name)
     writer = open.call(path, new_file, count * data.bytesize)
+    loop = -> { count.times.each { |_i| write.call(writer, data) } }
     begin
-      block_given? ? yield(-> { loop.call(writer, data, count) }) : loop.call(writer, data, count)
+      block_given? ? yield(loop) : loop.call
     ensure
       writer.close
     end
@@ -240,9 +190,12 @@ module SluiceBench
   WARM_UP_BYTES = 32 << 20
   WARM_UP_RUNS = 3
 
-  # The seed's data: text, so that the automatic conversion through java.lang.String keeps every byte.
+  # The seed's data, made as its harness makes it (a String of its own array, exactly its bytes, not frozen): text,
+  # so that the automatic conversion through java.lang.String keeps every byte.
   def data(chunk)
-    ("abcdefg\n" * (chunk / 8 + 1)).byteslice(0, chunk).b.freeze
+    s = "abcdefg\n" * (chunk / 8)
+    s << "abcdefg\n".byteslice(0, chunk % 8) unless (chunk % 8).zero?
+    s.force_encoding(Encoding::BINARY)
   end
 
   # Untimed runs of every row before anything is measured. The JVM compiles each row's loop and the code under it
@@ -286,6 +239,8 @@ module SluiceBench
           rotated(names, round).each do |name|
             File.delete(target) if kind == "new" && File.exist?(target)
             write_run(name, target, kind == "new", string, count) do |loop|
+              # As Benchmark.bmbm before each measured report in the seed's harness.
+              GC.start
               timed("seqwrite", kind, chunk, name, round, bytes, count) { loop.call }
             end
             written = File.size(target)
