@@ -142,10 +142,20 @@ public final class ParquetBench {
         long target = Math.max(1, o.size() / o.files());
         long orderKey = 1;
         for (int f = 0; f < o.files(); f++) {
-            Path file = o.dir().resolve(String.format(Locale.ROOT, "lineitem-%03d.parquet", f));
+            // The name says what the file holds, so a kept dataset is reused only by a run that asks for the same.
+            Path file = o.dir().resolve(String.format(Locale.ROOT, "lineitem-%d-%s-%03d-of-%03d.parquet", o.size(),
+                    o.codec().name().toLowerCase(Locale.ROOT), f, o.files()));
+            if (o.keep() && Files.isRegularFile(file)) {
+                files.add(file);
+                log.printf(Locale.ROOT, "  %s %,d bytes (kept from an earlier run)%n", file.getFileName(),
+                        Files.size(file));
+                continue;
+            }
+            // Written under another name and renamed when complete: a run cut short leaves no file to reuse.
+            Path partial = o.dir().resolve(file.getFileName() + ".partial");
             SplittableRandom random = new SplittableRandom(28L * 1000 + f);
             try (ParquetWriter<Group> writer = ExampleParquetWriter
-                    .builder(new org.apache.hadoop.fs.Path(file.toUri()))
+                    .builder(new org.apache.hadoop.fs.Path(partial.toUri()))
                     .withConf(conf).withType(SCHEMA).withCompressionCodec(o.codec())
                     .withWriteMode(ParquetFileWriter.Mode.OVERWRITE).build()) {
                 long rows = 0;
@@ -159,9 +169,10 @@ public final class ParquetBench {
                 }
             }
             // Written through the page cache: synced now, so that a cold round's drop drops every page.
-            try (var channel = java.nio.channels.FileChannel.open(file)) {
+            try (var channel = java.nio.channels.FileChannel.open(partial)) {
                 channel.force(false);
             }
+            Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             files.add(file);
             log.printf(Locale.ROOT, "  %s %,d bytes%n", file.getFileName(), Files.size(file));
             log.flush();
@@ -401,7 +412,9 @@ public final class ParquetBench {
 
     /**
      * The command line: {@code [--size BYTES] [--files N] [--rounds N] [--threads 1,2] [--cache warm,cold]
-     * [--workload parquet-all,parquet-subset] [--codec snappy] [--dir DIR] [--json FILE|-] [--keep]}.
+     * [--workload parquet-all,parquet-subset] [--codec snappy] [--dir DIR] [--json FILE|-] [--keep]}. With
+     * {@code --keep} the dataset stays in DIR, and a later run with the same size, file count and codec reads it
+     * instead of writing it again.
      */
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "sluice-parquet-bench");
