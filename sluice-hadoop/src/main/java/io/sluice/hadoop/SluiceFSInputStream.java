@@ -309,14 +309,23 @@ final class SluiceFSInputStream extends FSInputStream
         if (sorted.isEmpty()) {
             return;
         }
-        if (direct) {
-            PositionalFile odirect = directFile();
-            int block = blockSize();
-            List<CombinedFileRange> merged = VectoredReadUtils.mergeSortedRanges(sorted, block, minSeek, maxMerged);
-            readDirect(odirect, block, merged, size, allocate, release);
-        } else {
-            List<CombinedFileRange> merged = VectoredReadUtils.mergeSortedRanges(sorted, 1, minSeek, maxMerged);
-            readBuffered(merged, allocate, release);
+        try {
+            if (direct) {
+                PositionalFile odirect = directFile();
+                int block = blockSize();
+                List<CombinedFileRange> merged = VectoredReadUtils.mergeSortedRanges(sorted, block, minSeek,
+                        maxMerged);
+                readDirect(odirect, block, merged, size, allocate, release);
+            } else {
+                List<CombinedFileRange> merged = VectoredReadUtils.mergeSortedRanges(sorted, 1, minSeek, maxMerged);
+                readBuffered(merged, allocate, release);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            // A caller waiting on a future must never wait forever: whatever stopped this call fails what is left.
+            for (FileRange range : sorted) {
+                range.getData().completeExceptionally(e);
+            }
+            throw e;
         }
     }
 

@@ -168,6 +168,25 @@ class SluiceLocalFileSystemTest {
     }
 
     @Test
+    void aFailingVectoredReadCompletesEveryFuture() throws Exception {
+        List<FileRange> ranges = List.of(FileRange.createFileRange(0, 100), FileRange.createFileRange(100_000, 100),
+                FileRange.createFileRange(200_000, 100));
+        int[] calls = {0};
+        try (FSDataInputStream in = fs.open(file)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> in.readVectored(ranges, n -> {
+                if (++calls[0] == 2) {
+                    throw new IllegalStateException("no memory for the second range");
+                }
+                return ByteBuffer.allocate(n);
+            }));
+            assertEquals("no memory for the second range", e.getMessage());
+        }
+        for (FileRange range : ranges) {
+            assertTrue(range.getData().isCompletedExceptionally(), range.toString());
+        }
+    }
+
+    @Test
     void openFileOptions() throws Exception {
         try (FSDataInputStream in = fs.openFile(file)
                 .opt("fs.option.openfile.read.policy", "unknown-policy, parquet, sequential")
