@@ -394,7 +394,7 @@ public final class ParquetBench {
         for (Result r : results) {
             Result b = baseline(results, r);
             double[] v = r.samples().stream().mapToDouble(r::rowsPerMs).toArray();
-            lines.add(String.format(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": null, "
+            lines.add(String.format(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": 0, "
                             + "\"threads\": %d, \"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, "
                             + "\"rounds\": %d, \"opsPerMsMin\": %.3f, \"opsPerMsMax\": %.3f, \"ratioToClassic\": null, "
                             + "\"fioReference\": null, \"ratioToFio\": null, \"direct\": %s, \"depth\": 1, "
