@@ -46,6 +46,8 @@ import static org.apache.hadoop.fs.Options.OpenFileOptions.FS_OPTION_OPENFILE_ST
  *       bypass the page cache (O_DIRECT through io_uring), reading each merged range in block-aligned pieces into
  *       aligned memory and copying the requested bytes out. Other reads stay buffered. A file system that refuses
  *       O_DIRECT (tmpfs, some overlays) fails the first vectored read with the kernel's cause.</li>
+ *   <li>{@value #MIN_SEEK} and {@value #MAX_MERGED} (configuration): how close ranges of one vectored read must be
+ *       to be read as one, and the most bytes such a merged read may take.</li>
  *   <li>{@code fs.option.openfile.read.policy}: {@code random}, {@code vector}, {@code columnar}, {@code parquet},
  *       {@code orc} and {@code hbase} open the file with {@link Advice#RANDOM} (no kernel read-ahead);
  *       {@code sequential}, {@code whole-file}, {@code csv}, {@code json} and {@code avro} with
