@@ -1,0 +1,513 @@
+package io.sluice.hadoop.bench;
+
+import io.sluice.chunks.CacheAdvice;
+import io.sluice.hadoop.SluiceLocalFileSystem;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetInputFormat;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+
+/**
+ * {@code sluice bench parquet}: a lineitem-like Parquet dataset (TPC-H's sixteen columns, generated here), scanned
+ * with parquet-java's {@link ParquetFileReader} through Hadoop's {@link RawLocalFileSystem} ({@code raw}), through
+ * {@link SluiceLocalFileSystem} ({@code sluice}) and, cold only, through it with O_DIRECT vectored reads
+ * ({@code sluice-direct}).
+ *
+ * <p>A scan reads every row group and decompresses every page of the columns asked for: all sixteen
+ * ({@code parquet-all}), or the four of TPC-H's query 6 ({@code parquet-subset}: quantity, extended price, discount,
+ * ship date), the case where Parquet asks for several ranges of a row group at once through {@code readVectored}
+ * (on by default, {@value ParquetInputFormat#HADOOP_VECTORED_IO_ENABLED}). Records are not assembled: the work
+ * measured is the reading and the decompression, which is where a file system can differ.
+ *
+ * <p>Each cell (workload, cache, threads) runs every contender once per round, the order rotated each round; a cold
+ * round first drops every file's pages ({@code posix_fadvise(DONTNEED)}), a warm one follows a scan that loaded them.
+ * Threads take whole files from a shared counter. The rows go out in the common JSON of the other sections.
+ */
+public final class ParquetBench {
+    static final String RAW = "raw";
+    static final String SLUICE = "sluice";
+    static final String SLUICE_DIRECT = "sluice-direct";
+    static final String ALL = "parquet-all";
+    static final String SUBSET = "parquet-subset";
+    static final String WARM = "warm";
+    static final String COLD = "cold";
+
+    static final MessageType SCHEMA = MessageTypeParser.parseMessageType("""
+            message lineitem {
+              required int64 l_orderkey;
+              required int64 l_partkey;
+              required int64 l_suppkey;
+              required int32 l_linenumber;
+              required double l_quantity;
+              required double l_extendedprice;
+              required double l_discount;
+              required double l_tax;
+              required binary l_returnflag (STRING);
+              required binary l_linestatus (STRING);
+              required int32 l_shipdate (DATE);
+              required int32 l_commitdate (DATE);
+              required int32 l_receiptdate (DATE);
+              required binary l_shipinstruct (STRING);
+              required binary l_shipmode (STRING);
+              required binary l_comment (STRING);
+            }""");
+    static final MessageType Q6 = MessageTypeParser.parseMessageType("""
+            message lineitem {
+              required double l_quantity;
+              required double l_extendedprice;
+              required double l_discount;
+              required int32 l_shipdate (DATE);
+            }""");
+
+    private static final String[] INSTRUCT = {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"};
+    private static final String[] MODE = {"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"};
+    private static final String[] WORDS = {"furiously", "quickly", "carefully", "blithely", "slyly", "regular",
+        "express", "final", "pending", "ironic", "even", "bold", "special", "deposits", "requests", "accounts",
+        "packages", "theodolites", "pinto", "beans", "foxes", "instructions", "asymptotes", "dependencies"};
+
+    /** What to run. */
+    record Options(Path dir, long size, int files, int rounds, List<Integer> threads, List<String> caches,
+                   List<String> workloads, CompressionCodecName codec, boolean keep) {
+    }
+
+    /** One scan's figures. */
+    record Sample(long rows, long pageBytes, long nanos) {
+    }
+
+    /** The samples of one contender in one cell. */
+    record Result(String contender, String workload, String cache, int threads, List<Sample> samples) {
+        double rowsPerMs(Sample s) {
+            return s.rows() / (s.nanos() / 1e6);
+        }
+
+        double median() {
+            double[] v = samples.stream().mapToDouble(this::rowsPerMs).sorted().toArray();
+            int n = v.length;
+            return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }
+
+        double mbPerSec() {
+            double[] v = samples.stream().mapToDouble(s -> s.pageBytes() / (s.nanos() / 1e9) / 1e6).sorted()
+                    .toArray();
+            int n = v.length;
+            return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }
+
+        double spread() {
+            double[] v = samples.stream().mapToDouble(this::rowsPerMs).toArray();
+            return (Arrays.stream(v).max().orElse(0) - Arrays.stream(v).min().orElse(0)) / median();
+        }
+    }
+
+    private ParquetBench() {
+    }
+
+    /** Writes the dataset: {@code files} files of about {@code size / files} bytes each; returns their paths. */
+    static List<Path> write(Options o, PrintWriter log) throws IOException {
+        Files.createDirectories(o.dir());
+        Configuration conf = conf(RAW);
+        List<Path> files = new ArrayList<>();
+        SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
+        long target = Math.max(1, o.size() / o.files());
+        long orderKey = 1;
+        for (int f = 0; f < o.files(); f++) {
+            // The name says what the file holds, so a kept dataset is reused only by a run that asks for the same.
+            Path file = o.dir().resolve(String.format(Locale.ROOT, "lineitem-%d-%s-%03d-of-%03d.parquet", o.size(),
+                    o.codec().name().toLowerCase(Locale.ROOT), f, o.files()));
+            if (o.keep() && Files.isRegularFile(file)) {
+                files.add(file);
+                log.printf(Locale.ROOT, "  %s %,d bytes (kept from an earlier run)%n", file.getFileName(),
+                        Files.size(file));
+                continue;
+            }
+            // Written under another name and renamed when complete: a run cut short leaves no file to reuse.
+            Path partial = o.dir().resolve(file.getFileName() + ".partial");
+            SplittableRandom random = new SplittableRandom(28L * 1000 + f);
+            try (ParquetWriter<Group> writer = ExampleParquetWriter
+                    .builder(new org.apache.hadoop.fs.Path(partial.toUri()))
+                    .withConf(conf).withType(SCHEMA).withCompressionCodec(o.codec())
+                    .withWriteMode(ParquetFileWriter.Mode.OVERWRITE).build()) {
+                long rows = 0;
+                while (rows % 4096 != 0 || writer.getDataSize() < target) {
+                    int lines = 1 + random.nextInt(7);
+                    for (int line = 1; line <= lines; line++) {
+                        writer.write(row(groups, random, orderKey, line));
+                        rows++;
+                    }
+                    orderKey++;
+                }
+            }
+            // Written through the page cache: synced now, so that a cold round's drop drops every page.
+            try (var channel = java.nio.channels.FileChannel.open(partial)) {
+                channel.force(false);
+            }
+            Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            files.add(file);
+            log.printf(Locale.ROOT, "  %s %,d bytes%n", file.getFileName(), Files.size(file));
+            log.flush();
+        }
+        return files;
+    }
+
+    private static Group row(SimpleGroupFactory groups, SplittableRandom r, long orderKey, int line) {
+        int ship = 8036 + r.nextInt(2526); // 1992-01-02 .. 1998-12-01 in days since 1970
+        double quantity = 1 + r.nextInt(50);
+        double price = quantity * (900 + r.nextInt(100_000) / 100.0);
+        StringBuilder comment = new StringBuilder();
+        int words = 2 + r.nextInt(5);
+        for (int w = 0; w < words; w++) {
+            if (w > 0) {
+                comment.append(' ');
+            }
+            comment.append(WORDS[r.nextInt(WORDS.length)]);
+        }
+        return groups.newGroup()
+                .append("l_orderkey", orderKey)
+                .append("l_partkey", 1 + r.nextLong(200_000))
+                .append("l_suppkey", 1 + r.nextLong(10_000))
+                .append("l_linenumber", line)
+                .append("l_quantity", quantity)
+                .append("l_extendedprice", price)
+                .append("l_discount", r.nextInt(11) / 100.0)
+                .append("l_tax", r.nextInt(9) / 100.0)
+                .append("l_returnflag", "RAN".substring(r.nextInt(3)).substring(0, 1))
+                .append("l_linestatus", r.nextBoolean() ? "O" : "F")
+                .append("l_shipdate", ship)
+                .append("l_commitdate", ship - 30 + r.nextInt(60))
+                .append("l_receiptdate", ship + 1 + r.nextInt(30))
+                .append("l_shipinstruct", INSTRUCT[r.nextInt(INSTRUCT.length)])
+                .append("l_shipmode", MODE[r.nextInt(MODE.length)])
+                .append("l_comment", comment.toString());
+    }
+
+    /** The configuration of a contender: which class serves {@code file:}, uncached so that each scan gets it. */
+    static Configuration conf(String contender) {
+        Configuration conf = new Configuration();
+        conf.set("fs.file.impl", switch (contender) {
+            case RAW -> RawLocalFileSystem.class.getName();
+            case SLUICE, SLUICE_DIRECT -> SluiceLocalFileSystem.class.getName();
+            default -> throw new IllegalArgumentException("unknown contender " + contender);
+        });
+        conf.setBoolean("fs.file.impl.disable.cache", true);
+        conf.setBoolean(SluiceLocalFileSystem.DIRECT, contender.equals(SLUICE_DIRECT));
+        conf.setBoolean(ParquetInputFormat.HADOOP_VECTORED_IO_ENABLED, true);
+        return conf;
+    }
+
+    /** Reads every row group of {@code file}, decompressing every page of the columns of {@code projection}. */
+    static Sample scan(Configuration conf, Path file, MessageType projection) throws IOException {
+        long t0 = System.nanoTime();
+        long rows = 0;
+        long bytes = 0;
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf))) {
+            reader.setRequestedSchema(projection);
+            PageReadStore group;
+            while ((group = reader.readNextRowGroup()) != null) {
+                rows += group.getRowCount();
+                for (ColumnDescriptor column : projection.getColumns()) {
+                    PageReader pages = group.getPageReader(column);
+                    DictionaryPage dictionary = pages.readDictionaryPage();
+                    if (dictionary != null) {
+                        bytes += dictionary.getUncompressedSize();
+                    }
+                    DataPage page;
+                    while ((page = pages.readPage()) != null) {
+                        bytes += page.getUncompressedSize();
+                    }
+                }
+            }
+        }
+        return new Sample(rows, bytes, System.nanoTime() - t0);
+    }
+
+    /** Scans every file with {@code threads} threads taking files from a counter; one sample for the whole set. */
+    static Sample scanAll(String contender, List<Path> files, MessageType projection, int threads,
+            ExecutorService pool) throws IOException {
+        Configuration conf = conf(contender);
+        AtomicInteger next = new AtomicInteger();
+        long t0 = System.nanoTime();
+        List<Future<long[]>> parts = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            parts.add(pool.submit(() -> {
+                long rows = 0;
+                long bytes = 0;
+                for (int i = next.getAndIncrement(); i < files.size(); i = next.getAndIncrement()) {
+                    Sample s = scan(conf, files.get(i), projection);
+                    rows += s.rows();
+                    bytes += s.pageBytes();
+                }
+                return new long[] {rows, bytes};
+            }));
+        }
+        long rows = 0;
+        long bytes = 0;
+        for (Future<long[]> part : parts) {
+            try {
+                long[] v = part.get();
+                rows += v[0];
+                bytes += v[1];
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while scanning with " + contender, e);
+            } catch (ExecutionException e) {
+                throw new IOException(contender + " scan failed: " + e.getCause(), e.getCause());
+            }
+        }
+        return new Sample(rows, bytes, System.nanoTime() - t0);
+    }
+
+    /** Writes the dataset, measures every cell, deletes the dataset unless asked to keep it. */
+    static List<Result> run(Options o, PrintWriter log) throws IOException {
+        long t0 = System.nanoTime();
+        log.printf(Locale.ROOT, "writing about %,d bytes of lineitem in %d files (%s) under %s%n", o.size(),
+                o.files(), o.codec(), o.dir());
+        log.flush();
+        List<Path> files = write(o, log);
+        List<Result> results = new ArrayList<>();
+        int maxThreads = o.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
+        ExecutorService pool = Executors.newFixedThreadPool(maxThreads);
+        try {
+            boolean canDrop = CacheAdvice.isSupported();
+            for (String cache : o.caches()) {
+                if (cache.equals(COLD) && !canDrop) {
+                    log.println("cold rows skipped: posix_fadvise needs Linux and native access for io.sluice.core");
+                    continue;
+                }
+                for (String workload : o.workloads()) {
+                    MessageType projection = workload.equals(ALL) ? SCHEMA : Q6;
+                    for (int threads : o.threads()) {
+                        List<String> contenders = new ArrayList<>(List.of(RAW, SLUICE));
+                        if (cache.equals(COLD)) {
+                            contenders.add(SLUICE_DIRECT);
+                        }
+                        Map<String, List<Sample>> samples = new LinkedHashMap<>();
+                        contenders.forEach(c -> samples.put(c, new ArrayList<>()));
+                        log.printf(Locale.ROOT, "%s, %s, %d thread%s (%.0f s elapsed)%n", workload, cache, threads,
+                                threads == 1 ? "" : "s", (System.nanoTime() - t0) / 1e9);
+                        log.flush();
+                        if (cache.equals(WARM)) {
+                            scanAll(RAW, files, SCHEMA, maxThreads, pool); // loads every page
+                        }
+                        for (int round = 0; round < o.rounds(); round++) {
+                            for (int k = 0; k < contenders.size(); k++) {
+                                String contender = contenders.get((k + round) % contenders.size());
+                                if (cache.equals(COLD)) {
+                                    for (Path file : files) {
+                                        CacheAdvice.drop(file);
+                                    }
+                                }
+                                samples.get(contender).add(scanAll(contender, files, projection, threads, pool));
+                            }
+                        }
+                        long rows = samples.get(RAW).get(0).rows();
+                        for (var e : samples.entrySet()) {
+                            for (Sample s : e.getValue()) {
+                                if (s.rows() != rows) {
+                                    throw new IOException(e.getKey() + " scanned " + s.rows() + " rows, " + RAW
+                                            + " " + rows + ": the contenders disagree about the dataset");
+                                }
+                            }
+                            results.add(new Result(e.getKey(), workload, cache, threads, e.getValue()));
+                        }
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            if (!o.keep()) {
+                for (Path file : files) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        }
+        log.printf(Locale.ROOT, "measured in %.0f s%n", (System.nanoTime() - t0) / 1e9);
+        log.flush();
+        return results;
+    }
+
+    private static Result baseline(List<Result> results, Result r) {
+        for (Result b : results) {
+            if (b.contender().equals(RAW) && b.workload().equals(r.workload()) && b.cache().equals(r.cache())
+                    && b.threads() == r.threads()) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /** One table, a line per contender and cell: rows per ms, decoded MB/s, spread and the ratio to {@code raw}. */
+    static void table(List<Result> results, PrintWriter out) {
+        out.printf(Locale.ROOT, "%-15s %-6s %7s %-14s %12s %10s %8s %8s%n", "workload", "cache", "threads",
+                "contender", "rows/ms", "MB/s", "spread", "x raw");
+        for (Result r : results) {
+            Result b = baseline(results, r);
+            out.printf(Locale.ROOT, "%-15s %-6s %7d %-14s %12.0f %10.0f %7.1f%% %8.2f%n", r.workload(), r.cache(),
+                    r.threads(), r.contender(), r.median(), r.mbPerSec(), r.spread() * 100,
+                    b == null ? Double.NaN : r.median() / b.median());
+        }
+        out.println();
+        out.println("rows/ms: median over rounds of the rows scanned per ms of wall time (every file, every row group).");
+        out.println("MB/s: the decompressed page bytes of the columns read, per second. spread: (max - min) / median.");
+        out.println("x raw: the median over Hadoop's RawLocalFileSystem's in the same cell, measured side by side.");
+        out.flush();
+    }
+
+    /**
+     * The rows in the schema of the other sections: {@code engine} the contender, {@code workload}
+     * {@code parquet-all} or {@code parquet-subset}, {@code opsPerMs} rows per ms, {@code mbPerSec} decoded page
+     * bytes per second, {@code cache} warm or cold, {@code baseline} raw and {@code ratioToBaseline} the ratio to it.
+     */
+    static void json(List<Result> results, PrintWriter out) {
+        List<String> lines = new ArrayList<>();
+        for (Result r : results) {
+            Result b = baseline(results, r);
+            double[] v = r.samples().stream().mapToDouble(r::rowsPerMs).toArray();
+            lines.add(String.format(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": 0, "
+                            + "\"threads\": %d, \"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, "
+                            + "\"rounds\": %d, \"opsPerMsMin\": %.3f, \"opsPerMsMax\": %.3f, \"ratioToClassic\": null, "
+                            + "\"fioReference\": null, \"ratioToFio\": null, \"direct\": %s, \"depth\": 1, "
+                            + "\"baseline\": \"%s\", \"ratioToBaseline\": %s, \"cache\": \"%s\"}",
+                    r.contender(), r.workload(), r.threads(), r.median(), r.mbPerSec(), r.spread(),
+                    r.samples().size(), Arrays.stream(v).min().orElse(0), Arrays.stream(v).max().orElse(0),
+                    r.contender().equals(SLUICE_DIRECT), RAW,
+                    b == null ? "null" : String.format(Locale.ROOT, "%.4f", r.median() / b.median()), r.cache()));
+        }
+        out.println("[");
+        out.println(String.join(",\n", lines));
+        out.println("]");
+        out.flush();
+    }
+
+    /**
+     * The command line: {@code [--size BYTES] [--files N] [--rounds N] [--threads 1,2] [--cache warm,cold]
+     * [--workload parquet-all,parquet-subset] [--codec snappy] [--dir DIR] [--json FILE|-] [--keep]}. With
+     * {@code --keep} the dataset stays in DIR, and a later run with the same size, file count and codec reads it
+     * instead of writing it again.
+     */
+    public static void main(String[] args) throws IOException {
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "sluice-parquet-bench");
+        long size = 2_000_000_000L;
+        int files = 8;
+        int rounds = 3;
+        List<Integer> threads = List.of(1, 2);
+        List<String> caches = List.of(WARM, COLD);
+        List<String> workloads = List.of(ALL, SUBSET);
+        CompressionCodecName codec = CompressionCodecName.SNAPPY;
+        Path json = null;
+        boolean keep = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--size" -> size = bytes(value(args, ++i, a));
+                case "--files" -> files = positive(value(args, ++i, a), a);
+                case "--rounds" -> rounds = positive(value(args, ++i, a), a);
+                case "--threads" -> threads = Arrays.stream(value(args, ++i, a).split(","))
+                        .map(s -> positive(s, "--threads")).toList();
+                case "--cache" -> caches = choices(value(args, ++i, a), a, WARM, COLD);
+                case "--workload" -> workloads = choices(value(args, ++i, a), a, ALL, SUBSET);
+                case "--codec" -> codec = CompressionCodecName.valueOf(value(args, ++i, a).toUpperCase(Locale.ROOT));
+                case "--dir" -> dir = Path.of(value(args, ++i, a));
+                case "--json" -> json = Path.of(value(args, ++i, a));
+                case "--keep" -> keep = true;
+                case "-h", "--help" -> {
+                    System.out.println("Usage: sluice bench parquet [--size BYTES (2g)] [--files N (8)] [--rounds N (3)]"
+                            + " [--threads 1,2] [--cache warm,cold] [--workload parquet-all,parquet-subset]"
+                            + " [--codec snappy|zstd|gzip|uncompressed] [--dir DIR] [--json FILE|-] [--keep]");
+                    return;
+                }
+                default -> throw new IllegalArgumentException("unknown option " + a + " (try --help)");
+            }
+        }
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
+                System.getProperty("os.version"), System.getProperty("os.arch"),
+                Runtime.getRuntime().availableProcessors());
+        List<Result> results = run(new Options(dir, size, files, rounds, threads, caches, workloads, codec, keep), err);
+        boolean jsonToStdout = json != null && json.toString().equals("-");
+        if (jsonToStdout) {
+            json(results, out);
+        } else {
+            table(results, out);
+        }
+        if (json != null && !jsonToStdout) {
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
+                json(results, w);
+            }
+            err.println("wrote " + json);
+        }
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int positive(String s, String option) {
+        int v = Integer.parseInt(s.trim());
+        if (v <= 0) {
+            throw new IllegalArgumentException(option + " must be positive: " + s);
+        }
+        return v;
+    }
+
+    private static List<String> choices(String s, String option, String... allowed) {
+        List<String> v = Arrays.stream(s.split(",")).map(String::trim).toList();
+        for (String c : v) {
+            if (!Arrays.asList(allowed).contains(c)) {
+                throw new IllegalArgumentException(option + ": " + c + " is not one of " + Arrays.toString(allowed));
+            }
+        }
+        return v;
+    }
+
+    /** A size such as {@code 2g}, {@code 200m}, {@code 64k} or a plain byte count. */
+    static long bytes(String s) {
+        String t = s.trim().toLowerCase(Locale.ROOT);
+        long unit = switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
+            case 'k' -> 1L << 10;
+            case 'm' -> 1L << 20;
+            case 'g' -> 1L << 30;
+            default -> 1;
+        };
+        long v = Long.parseLong(unit == 1 ? t : t.substring(0, t.length() - 1));
+        if (v <= 0) {
+            throw new IllegalArgumentException("--size must be positive: " + s);
+        }
+        return v * unit;
+    }
+}

@@ -1,0 +1,42 @@
+package io.sluice.hadoop.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A tiny run of the whole bench: every contender reads the same rows, and the rows come out in the common JSON. */
+class ParquetBenchTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void tinyRunMeasuresEveryCellAndWritesRows() throws Exception {
+        ParquetBench.Options o = new ParquetBench.Options(dir, 2L << 20, 2, 1, List.of(1, 2),
+                List.of(ParquetBench.WARM, ParquetBench.COLD), List.of(ParquetBench.ALL, ParquetBench.SUBSET),
+                CompressionCodecName.SNAPPY, false);
+        StringWriter log = new StringWriter();
+        List<ParquetBench.Result> results = ParquetBench.run(o, new PrintWriter(log));
+        // warm: raw and sluice; cold: raw, sluice and sluice-direct; times two workloads and two thread counts.
+        assertEquals((2 + 3) * 2 * 2, results.size(), log.toString());
+        for (ParquetBench.Result r : results) {
+            assertTrue(r.samples().get(0).rows() > 0, r.toString());
+        }
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "the dataset is deleted after the run");
+        }
+        StringWriter json = new StringWriter();
+        ParquetBench.json(results, new PrintWriter(json));
+        assertTrue(json.toString().contains("\"engine\": \"sluice-direct\", \"workload\": \"parquet-subset\""),
+                json.toString());
+        assertTrue(json.toString().contains("\"cache\": \"cold\""), json.toString());
+        assertEquals(2L << 30, ParquetBench.bytes("2g"));
+    }
+}

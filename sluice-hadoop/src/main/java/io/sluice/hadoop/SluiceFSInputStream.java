@@ -1,0 +1,551 @@
+package io.sluice.hadoop;
+
+import io.sluice.Engine;
+import io.sluice.IoBatch;
+import io.sluice.PositionalFile;
+import io.sluice.SluiceOption;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import org.apache.hadoop.fs.ByteBufferPositionedReadable;
+import org.apache.hadoop.fs.ByteBufferReadable;
+import org.apache.hadoop.fs.FSExceptionMessages;
+import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.VectoredReadUtils;
+import org.apache.hadoop.fs.impl.CombinedFileRange;
+
+/**
+ * The input stream of {@link SluiceLocalFileSystem}: a {@link PositionalFile} with a read buffer for the sequential
+ * calls.
+ *
+ * <p>The sequential calls ({@code read()}, {@code read(byte[], int, int)}, {@code read(ByteBuffer)}, {@code seek},
+ * {@code skip}) share the stream's position and buffer and, like every Hadoop input stream, are for one thread at a
+ * time. The positional ones ({@code read(long, ...)}, {@code readFully(long, ...)}, {@code readVectored}) touch
+ * neither and take no lock, so any number of threads may use them at once: each is one or a few positional reads of
+ * the shared {@code PositionalFile}, whose engines are safe for concurrent positional reads.
+ *
+ * <p>{@code readVectored} validates and sorts the ranges, merges those less than {@code minSeek} apart (up to
+ * {@code maxMerged} bytes a merged range), and submits one {@link IoBatch} with a read per merged range: on io_uring
+ * that is one system call for the whole list. Each merged range is read into one buffer from the caller's allocator
+ * and the requested ranges get slices of it ({@link StreamCapabilities#VECTOREDIO_BUFFERS_SLICED}). With O_DIRECT the
+ * reads go, rounded out to the block size, into aligned memory of the stream's own, and the requested bytes are
+ * copied from there. Failures complete the ranges' futures exceptionally; {@code readVectored} returns once every
+ * future is complete.
+ */
+final class SluiceFSInputStream extends FSInputStream
+        implements ByteBufferReadable, ByteBufferPositionedReadable, StreamCapabilities {
+    /** The most aligned scratch one batch of O_DIRECT reads uses, unless a single merged range is larger. */
+    private static final int DIRECT_WAVE = 64 << 20;
+
+    private final PositionalFile file;
+    private final FileSystem.Statistics statistics;
+    private final boolean direct;
+    private final int minSeek;
+    private final int maxMerged;
+    private final byte[] buffer;
+    /** File position of buffer[0], and how many bytes of buffer are valid from there. */
+    private long bufferStart;
+    private int bufferLength;
+    private long position;
+    private volatile boolean closed;
+    /** The O_DIRECT descriptor, opened by the first vectored read that needs it. */
+    private final AtomicReference<PositionalFile> directFile = new AtomicReference<>();
+    /** Aligned scratch for O_DIRECT reads, taken by one vectored read at a time and put back after (else made anew). */
+    private final AtomicReference<ByteBuffer> directScratch = new AtomicReference<>();
+
+    SluiceFSInputStream(PositionalFile file, int bufferSize, boolean direct, int minSeek, int maxMerged,
+            FileSystem.Statistics statistics) {
+        this.file = file;
+        this.buffer = new byte[Math.max(1, bufferSize)];
+        this.direct = direct;
+        this.minSeek = minSeek;
+        this.maxMerged = maxMerged;
+        this.statistics = statistics;
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new IOException(file.path() + ": " + FSExceptionMessages.STREAM_IS_CLOSED);
+        }
+    }
+
+    private void count(long n) {
+        if (n > 0 && statistics != null) {
+            statistics.incrementBytesRead(n);
+        }
+    }
+
+    private static EOFException negative(PositionalFile file, long offset) {
+        return new EOFException(file.path() + ": " + FSExceptionMessages.NEGATIVE_SEEK + ": " + offset);
+    }
+
+    @Override
+    public void seek(long pos) throws IOException {
+        ensureOpen();
+        if (pos < 0) {
+            throw negative(file, pos);
+        }
+        position = pos; // past the end is allowed, as in RawLocalFileSystem: the next read returns -1
+    }
+
+    @Override
+    public long getPos() throws IOException {
+        return position;
+    }
+
+    @Override
+    public boolean seekToNewSource(long targetPos) {
+        return false;
+    }
+
+    @Override
+    public int available() throws IOException {
+        ensureOpen();
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, file.size() - position));
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+        ensureOpen();
+        if (n <= 0) {
+            return 0;
+        }
+        long target = Math.min(file.size(), position + n);
+        long skipped = Math.max(0, target - position);
+        position += skipped;
+        return skipped;
+    }
+
+    @Override
+    public int read() throws IOException {
+        ensureOpen();
+        if (!buffered() && fill() <= 0) {
+            return -1;
+        }
+        int b = buffer[(int) (position - bufferStart)] & 0xff;
+        position++;
+        return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        ensureOpen();
+        if (len == 0) {
+            return 0;
+        }
+        if (!buffered()) {
+            if (len >= buffer.length) {
+                // A large read gains nothing from the buffer: straight into the caller's array.
+                int n = file.read(b, off, len, position);
+                if (n > 0) {
+                    position += n;
+                    count(n);
+                }
+                return n;
+            }
+            if (fill() <= 0) {
+                return -1;
+            }
+        }
+        int at = (int) (position - bufferStart);
+        int n = Math.min(len, bufferLength - at);
+        System.arraycopy(buffer, at, b, off, n);
+        position += n;
+        return n;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        ensureOpen();
+        if (!dst.hasRemaining()) {
+            return 0;
+        }
+        if (!buffered()) {
+            if (dst.remaining() >= buffer.length) {
+                int n = file.read(dst, position);
+                if (n > 0) {
+                    position += n;
+                    count(n);
+                }
+                return n;
+            }
+            if (fill() <= 0) {
+                return -1;
+            }
+        }
+        int at = (int) (position - bufferStart);
+        int n = Math.min(dst.remaining(), bufferLength - at);
+        dst.put(buffer, at, n);
+        position += n;
+        return n;
+    }
+
+    /** Whether the byte at the position is in the buffer. */
+    private boolean buffered() {
+        return position >= bufferStart && position < bufferStart + bufferLength;
+    }
+
+    /** Fills the buffer from the position; returns the bytes read, -1 at end of file. */
+    private int fill() throws IOException {
+        bufferLength = 0;
+        int n = file.read(buffer, 0, buffer.length, position);
+        if (n > 0) {
+            bufferStart = position;
+            bufferLength = n;
+            count(n);
+        }
+        return n;
+    }
+
+    @Override
+    public int read(long pos, byte[] b, int off, int len) throws IOException {
+        validatePositionedReadArgs(pos, b, off, len);
+        ensureOpen();
+        if (len == 0) {
+            return 0;
+        }
+        int n = file.read(b, off, len, pos);
+        count(n);
+        return n;
+    }
+
+    @Override
+    public void readFully(long pos, byte[] b, int off, int len) throws IOException {
+        validatePositionedReadArgs(pos, b, off, len);
+        ensureOpen();
+        int done = 0;
+        while (done < len) {
+            int n = file.read(b, off + done, len - done, pos + done);
+            if (n < 0) {
+                throw new EOFException(file.path() + ": " + FSExceptionMessages.EOF_IN_READ_FULLY + " Read "
+                        + done + " of " + len + " bytes at offset " + pos + "; the file has " + file.size());
+            }
+            done += n;
+            count(n);
+        }
+    }
+
+    @Override
+    public int read(long pos, ByteBuffer dst) throws IOException {
+        if (pos < 0) {
+            throw negative(file, pos);
+        }
+        ensureOpen();
+        if (!dst.hasRemaining()) {
+            return 0;
+        }
+        int n = file.read(dst, pos);
+        count(n);
+        return n;
+    }
+
+    @Override
+    public void readFully(long pos, ByteBuffer dst) throws IOException {
+        if (pos < 0) {
+            throw negative(file, pos);
+        }
+        ensureOpen();
+        int wanted = dst.remaining();
+        long at = pos;
+        while (dst.hasRemaining()) {
+            int n = file.read(dst, at);
+            if (n < 0) {
+                throw new EOFException(file.path() + ": " + FSExceptionMessages.EOF_IN_READ_FULLY + " Read "
+                        + (at - pos) + " of " + wanted + " bytes at offset " + pos + "; the file has " + file.size());
+            }
+            at += n;
+            count(n);
+        }
+    }
+
+    @Override
+    public int minSeekForVectorReads() {
+        return minSeek;
+    }
+
+    @Override
+    public int maxReadSizeForVectorReads() {
+        return maxMerged;
+    }
+
+    @Override
+    public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
+            throws IOException {
+        readVectored(ranges, allocate, VectoredReadUtils.LOG_BYTE_BUFFER_RELEASED);
+    }
+
+    @Override
+    public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate,
+            Consumer<ByteBuffer> release) throws IOException {
+        Objects.requireNonNull(allocate, "allocate");
+        Objects.requireNonNull(release, "release");
+        ensureOpen();
+        long size = file.size();
+        // Misuse (nulls, negative or overlapping ranges) throws here; a range past the end fails through its future.
+        List<? extends FileRange> all = VectoredReadUtils.validateAndSortRanges(ranges, Optional.empty());
+        List<FileRange> sorted = new ArrayList<>(all.size());
+        for (FileRange range : all) {
+            range.setData(new CompletableFuture<>());
+            if (range.getOffset() + range.getLength() > size) {
+                range.getData().completeExceptionally(new EOFException(file.path() + ": vectored read of " + range
+                        + " goes past the end of the file (" + size + " bytes)"));
+            } else {
+                sorted.add(range);
+            }
+        }
+        if (sorted.isEmpty()) {
+            return;
+        }
+        try {
+            if (direct) {
+                PositionalFile odirect = directFile();
+                int block = blockSize();
+                List<CombinedFileRange> merged = VectoredReadUtils.mergeSortedRanges(sorted, block, minSeek,
+                        maxMerged);
+                readDirect(odirect, block, merged, size, allocate, release);
+            } else {
+                List<CombinedFileRange> merged = VectoredReadUtils.mergeSortedRanges(sorted, 1, minSeek, maxMerged);
+                readBuffered(merged, allocate, release);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            // A caller waiting on a future must never wait forever: whatever stopped this call fails what is left.
+            for (FileRange range : sorted) {
+                range.getData().completeExceptionally(e);
+            }
+            throw e;
+        }
+    }
+
+    /** One batch, a read per merged range straight into the caller's buffer for it. */
+    private void readBuffered(List<CombinedFileRange> merged, IntFunction<ByteBuffer> allocate,
+            Consumer<ByteBuffer> release) {
+        IoBatch batch = IoBatch.create(merged.size());
+        ByteBuffer[] buffers = new ByteBuffer[merged.size()];
+        for (int i = 0; i < buffers.length; i++) {
+            CombinedFileRange range = merged.get(i);
+            buffers[i] = allocate.apply(range.getLength());
+            batch.read(file, buffers[i], range.getOffset());
+        }
+        batch.submit();
+        for (int i = 0; i < buffers.length; i++) {
+            CombinedFileRange range = merged.get(i);
+            ByteBuffer data = buffers[i];
+            try {
+                IOException error = batch.error(i);
+                if (error != null) {
+                    throw error;
+                }
+                long n = batch.result(i);
+                long at = range.getOffset() + Math.max(0, n);
+                // A short read (a range over the engine's per-call cap, or a signal) goes on where it stopped.
+                while (n >= 0 && data.hasRemaining()) {
+                    n = file.read(data, at);
+                    at += Math.max(0, n);
+                }
+                if (data.hasRemaining()) {
+                    throw new EOFException(file.path() + ": end of file at " + at + " while reading the range "
+                            + range + " (the file shrank?)");
+                }
+                count(range.getLength());
+                data.flip();
+                deliver(range, data);
+            } catch (IOException | RuntimeException e) {
+                fail(range, data, release, e);
+            }
+        }
+    }
+
+    /**
+     * O_DIRECT: the merged ranges, rounded out to the block size, in waves of at most {@link #DIRECT_WAVE} bytes of
+     * aligned scratch, each wave one batch; the requested bytes are copied into the caller's buffers.
+     */
+    private void readDirect(PositionalFile odirect, int block, List<CombinedFileRange> merged, long size,
+            IntFunction<ByteBuffer> allocate, Consumer<ByteBuffer> release) {
+        ByteBuffer scratch = directScratch.getAndSet(null);
+        try {
+            int from = 0;
+            while (from < merged.size()) {
+                int to = from;
+                long bytes = 0;
+                while (to < merged.size()) {
+                    long aligned = alignedLength(merged.get(to), block);
+                    if (to > from && bytes + aligned > DIRECT_WAVE) {
+                        break;
+                    }
+                    bytes += aligned;
+                    to++;
+                }
+                if (bytes > Integer.MAX_VALUE - block) {
+                    // One merged range past 2 GiB cannot be one buffer: fail it alone and go on.
+                    for (int i = from; i < to; i++) {
+                        fail(merged.get(i), null, release, new IOException(file.path() + ": range "
+                                + merged.get(i) + " is too large for one aligned O_DIRECT buffer"));
+                    }
+                    from = to;
+                    continue;
+                }
+                if (scratch == null || scratch.capacity() < bytes) {
+                    scratch = ByteBuffer.allocateDirect((int) bytes + block).alignedSlice(block);
+                }
+                wave(odirect, block, merged.subList(from, to), size, scratch, allocate, release);
+                from = to;
+            }
+        } finally {
+            directScratch.set(scratch);
+        }
+    }
+
+    private static long alignedLength(FileRange range, int block) {
+        long start = VectoredReadUtils.roundDown(range.getOffset(), block);
+        long end = VectoredReadUtils.roundUp(range.getOffset() + range.getLength(), block);
+        return end - start;
+    }
+
+    private void wave(PositionalFile odirect, int block, List<CombinedFileRange> ranges, long size,
+            ByteBuffer scratch, IntFunction<ByteBuffer> allocate, Consumer<ByteBuffer> release) {
+        IoBatch batch = IoBatch.create(ranges.size());
+        ByteBuffer[] slices = new ByteBuffer[ranges.size()];
+        int at = 0;
+        for (int i = 0; i < slices.length; i++) {
+            CombinedFileRange range = ranges.get(i);
+            int length = (int) alignedLength(range, block);
+            slices[i] = scratch.slice(at, length);
+            at += length;
+            batch.read(odirect, slices[i], VectoredReadUtils.roundDown(range.getOffset(), block));
+        }
+        batch.submit();
+        for (int i = 0; i < slices.length; i++) {
+            CombinedFileRange range = ranges.get(i);
+            ByteBuffer data = null;
+            try {
+                IOException error = batch.error(i);
+                if (error != null) {
+                    throw error;
+                }
+                ByteBuffer slice = slices[i];
+                long start = VectoredReadUtils.roundDown(range.getOffset(), block);
+                long need = Math.min(range.getOffset() + range.getLength(), size) - start;
+                long n = batch.result(i);
+                while (n >= 0 && slice.position() < need) {
+                    // Go on from the last whole block: O_DIRECT needs aligned positions.
+                    int resume = (int) VectoredReadUtils.roundDown(slice.position(), block);
+                    slice.position(resume);
+                    n = odirect.read(slice, start + resume);
+                }
+                if (slice.position() < need) {
+                    throw new EOFException(file.path() + ": end of file at " + (start + slice.position())
+                            + " while reading the range " + range + " (the file shrank?)");
+                }
+                data = allocate.apply(range.getLength());
+                int skip = (int) (range.getOffset() - start);
+                data.put(slice.slice(skip, range.getLength()));
+                data.flip();
+                count(range.getLength());
+                deliver(range, data);
+            } catch (IOException | RuntimeException e) {
+                fail(range, data, release, e);
+            }
+        }
+    }
+
+    /** Completes the requested ranges of a merged one: the buffer itself for a single one, else slices of it. */
+    private static void deliver(CombinedFileRange merged, ByteBuffer data) {
+        List<FileRange> underlying = merged.getUnderlying();
+        if (underlying.size() == 1 && underlying.get(0).getOffset() == merged.getOffset()
+                && underlying.get(0).getLength() == merged.getLength()) {
+            underlying.get(0).getData().complete(data);
+            return;
+        }
+        for (FileRange range : underlying) {
+            range.getData().complete(VectoredReadUtils.sliceTo(data, merged.getOffset(), range));
+        }
+    }
+
+    private static void fail(CombinedFileRange merged, ByteBuffer data, Consumer<ByteBuffer> release,
+            Throwable cause) {
+        for (FileRange range : merged.getUnderlying()) {
+            range.getData().completeExceptionally(cause);
+        }
+        if (data != null) {
+            release.accept(data);
+        }
+    }
+
+    /** The O_DIRECT descriptor of this stream's file, opened once; a losing racer closes its own. */
+    private PositionalFile directFile() throws IOException {
+        PositionalFile current = directFile.get();
+        if (current != null) {
+            return current;
+        }
+        PositionalFile opened;
+        try {
+            opened = PositionalFile.open(file.path(), Engine.IO_URING, SluiceOption.DIRECT);
+        } catch (UnsupportedOperationException e) {
+            throw new IOException(file.path() + ": O_DIRECT vectored reads (" + SluiceLocalFileSystem.DIRECT
+                    + "=true) need the IO_URING engine: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new IOException(file.path() + ": cannot open with O_DIRECT for vectored reads ("
+                    + SluiceLocalFileSystem.DIRECT + "=true): " + e.getMessage(), e);
+        }
+        if (directFile.compareAndSet(null, opened)) {
+            if (closed) {
+                closeQuietly(directFile.getAndSet(null));
+                ensureOpen();
+            }
+            return opened;
+        }
+        opened.close();
+        return directFile.get();
+    }
+
+    private int blockSize() throws IOException {
+        return (int) Math.max(512, Files.getFileStore(file.path()).getBlockSize());
+    }
+
+    private static void closeQuietly(PositionalFile f) {
+        if (f != null) {
+            try {
+                f.close();
+            } catch (IOException ignored) {
+                // the stream is closing anyway; the plain descriptor's close reports
+            }
+        }
+    }
+
+    @Override
+    public boolean hasCapability(String capability) {
+        return switch (capability.toLowerCase(java.util.Locale.ROOT)) {
+            case StreamCapabilities.READBYTEBUFFER, StreamCapabilities.PREADBYTEBUFFER,
+                 StreamCapabilities.VECTOREDIO, StreamCapabilities.VECTOREDIO_BUFFERS_SLICED -> true;
+            default -> false;
+        };
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closeQuietly(directFile.getAndSet(null));
+        file.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SluiceFSInputStream[" + file + ", position " + position + (direct ? ", O_DIRECT vectored" : "") + "]";
+    }
+}
