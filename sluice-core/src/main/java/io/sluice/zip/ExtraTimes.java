@@ -32,13 +32,10 @@ final class ExtraTimes {
         FileTime a = null;
         FileTime c = null;
         byte[] x = zip.extraField(entry, false);
-        for (int p = 0; p + 4 <= x.length;) {
+        for (int p = 0, next; (next = fieldEnd(x, p)) >= 0; p = next) {
             int id = u16(x, p);
-            int size = u16(x, p + 2);
             int data = p + 4;
-            if (data + size > x.length) {
-                break;
-            }
+            int size = next - data;
             if (id == NTFS && size >= 32) {
                 // Four reserved bytes, then tagged attributes; tag 1 holds the three times.
                 for (int q = data + 4; q + 4 <= data + size;) {
@@ -65,7 +62,6 @@ final class ExtraTimes {
                     c = local[1];
                 }
             }
-            p = data + size;
         }
         return new ExtraTimes(m == null ? fallback : m, a, c);
     }
@@ -74,13 +70,10 @@ final class ExtraTimes {
     private static FileTime[] localAccessAndCreation(ConcurrentZipFile zip, ConcurrentZipFile.Entry entry) {
         FileTime[] out = new FileTime[2];
         byte[] x = zip.extraField(entry, true);
-        for (int p = 0; p + 4 <= x.length;) {
+        for (int p = 0, next; (next = fieldEnd(x, p)) >= 0; p = next) {
             int id = u16(x, p);
-            int size = u16(x, p + 2);
             int data = p + 4;
-            if (data + size > x.length) {
-                break;
-            }
+            int size = next - data;
             if (id == EXTENDED && size >= 1) {
                 int flags = x[data];
                 int at = data + 1;
@@ -97,9 +90,17 @@ final class ExtraTimes {
                 }
                 break;
             }
-            p = data + size;
         }
         return out;
+    }
+
+    /** Where the extra field that begins at {@code p} ends, or -1 when no whole field begins there. */
+    private static int fieldEnd(byte[] x, int p) {
+        if (p + 4 > x.length) {
+            return -1;
+        }
+        int end = p + 4 + u16(x, p + 2);
+        return end <= x.length ? end : -1;
     }
 
     private static FileTime unix(long seconds) {
