@@ -24,9 +24,10 @@ import java.util.function.LongSupplier;
  * one that got faster within that many timed calls.
  *
  * <p>The dice and the clock are given, so tests script them. State is shared by all files on one device. What every
- * call reads (the preferences) sits in its own array, written only when a preference changes; the samples, written
- * on timed calls, and the lock that guards them are in another object, so a thread recording does not take from
- * another thread's cache the line that thread reads on every call. A stale preference costs speed only.
+ * call reads (the preferences) sits in its own padded array, written only when a preference changes; the samples
+ * and the back-off, written on timed calls, and the lock that guards them are in another object, so a thread
+ * recording does not take from another thread's cache the line that thread reads on every call. A stale preference
+ * costs speed only.
  */
 final class AutoChooser {
     static final int NATIVE = 0;
@@ -45,15 +46,17 @@ final class AutoChooser {
     /** How much a path's floor rises with each of its samples: 2%, so it doubles in 35 samples. */
     private static final double RISE = 1.02;
     private static final int CLASSES = 32;
+    private static final int PAD = 64;
 
     private final AutoThresholds initial;
     private final boolean adaptive;
     private final IntSupplier dice;
     private final LongSupplier clock;
-    /** [kind * CLASSES + size class]: MAP or PREAD; the one array every read looks at. */
-    private final byte[] prefer = new byte[2 * CLASSES];
-    /** [kind * CLASSES + size class]: how many times exploring was halved; read by timed calls only. */
-    private final byte[] backoff = new byte[2 * CLASSES];
+    /**
+     * [PAD + kind * CLASSES + size class]: MAP or PREAD; the one array every read looks at. A cache line of padding
+     * on each side keeps whatever the heap puts beside it (the samples are allocated next) off its lines.
+     */
+    private final byte[] prefer = new byte[PAD + 2 * CLASSES + PAD];
     /** The samples, and the lock of every update. */
     private final Samples samples = new Samples();
 
@@ -61,6 +64,8 @@ final class AutoChooser {
     private static final class Samples {
         final double[] floor = new double[2 * CLASSES * 2];
         final int[] count = new int[2 * CLASSES * 2];
+        /** [kind * CLASSES + size class]: how many times exploring was halved; read by timed calls only. */
+        final byte[] backoff = new byte[2 * CLASSES];
     }
 
     /**
@@ -75,8 +80,8 @@ final class AutoChooser {
         this.clock = clock;
         for (int c = 0; c < CLASSES; c++) {
             long top = classTop(c);
-            prefer[NATIVE * CLASSES + c] = (byte) (top <= initial.nativeMapMax() ? MAP : PREAD);
-            prefer[HEAP * CLASSES + c] = (byte) (top <= initial.heapMapMax() ? MAP : PREAD);
+            prefer[PAD + NATIVE * CLASSES + c] = (byte) (top <= initial.nativeMapMax() ? MAP : PREAD);
+            prefer[PAD + HEAP * CLASSES + c] = (byte) (top <= initial.heapMapMax() ? MAP : PREAD);
         }
     }
 
@@ -103,7 +108,7 @@ final class AutoChooser {
     /** MAP or PREAD for a read of {@code length} bytes into memory of {@code kind}, with {@link #TIMED} added when the caller should time it. */
     int route(int kind, long length) {
         int i = kind * CLASSES + sizeClass(length);
-        int p = prefer[i];
+        int p = prefer[PAD + i];
         if (!adaptive) {
             return p;
         }
@@ -111,7 +116,7 @@ final class AutoChooser {
         if (r % SAMPLE_EVERY != 0) {
             return p;
         }
-        return ((r / SAMPLE_EVERY) % (EXPLORE_EVERY << backoff[i]) == 0 ? 1 - p : p) | TIMED;
+        return ((r / SAMPLE_EVERY) % (EXPLORE_EVERY << samples.backoff[i]) == 0 ? 1 - p : p) | TIMED;
     }
 
     /** A timed read of {@code length} bytes into {@code kind} memory went by {@code path} and took {@code nanos}. */
@@ -129,31 +134,31 @@ final class AutoChooser {
             // as such after a few dozen samples; one that became faster is seen at once.
             s.floor[mine] = s.count[mine] == 0 ? x : Math.min(x, s.floor[mine] * RISE);
             s.count[mine]++;
-            int p = prefer[i];
+            int p = prefer[PAD + i];
             double preferred = s.floor[2 * i + p];
             double other = s.floor[2 * i + 1 - p];
             if (s.count[2 * i + p] < MIN_SAMPLES || s.count[2 * i + 1 - p] < MIN_SAMPLES) {
                 return;
             }
             if (other * 100 < preferred * (100 - MARGIN_PERCENT)) {
-                prefer[i] = (byte) (1 - p);
-                backoff[i] = 0;
+                prefer[PAD + i] = (byte) (1 - p);
+                s.backoff[i] = 0;
             } else if (path != p) {
                 boolean clearlySlower = other * 100 > preferred * (100 + MARGIN_PERCENT);
-                backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, backoff[i] + 1) : 0);
+                s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
             }
         }
     }
 
     /** The path now preferred for {@code length} bytes into {@code kind} memory (for tests and {@code sluice info}). */
     int preferred(int kind, long length) {
-        return prefer[kind * CLASSES + sizeClass(length)];
+        return prefer[PAD + kind * CLASSES + sizeClass(length)];
     }
 
     /** The largest read that now goes through the mapping for {@code kind}: the top of the highest size class that prefers it, or 0. */
     long mapMax(int kind) {
         for (int c = CLASSES - 1; c >= 0; c--) {
-            if (prefer[kind * CLASSES + c] == MAP) {
+            if (prefer[PAD + kind * CLASSES + c] == MAP) {
                 return classTop(c);
             }
         }
