@@ -16,8 +16,18 @@ import java.util.function.LongSupplier;
  * faster by more than {@value #MARGIN_PERCENT}%, so single outliers (a preempted thread, a page fault) do not flip
  * it, while a lasting change (data falling out of the page cache, another load on the machine) does.
  *
- * <p>The dice and the clock are given, so tests script them. State is shared by all files on one device; updates are
- * rare (timed calls only) and made under a lock, reads of the preference are plain, a stale one costs speed only.
+ * <p>An exploring call costs what the slower path costs: at 512 bytes a {@code pread} takes several times a mapped
+ * copy, so one call in 256 going there took a few percent of the rate. So each exploring sample that finds the other
+ * path slower by more than the margin halves how often the class explores, down to one timed call in
+ * {@code EXPLORE_EVERY << }{@value #MAX_BACKOFF}; a sample within the margin, or a change of preference, goes back
+ * to one in {@value #EXPLORE_EVERY}. A path that got slower is still seen at once (its own samples raise its floor),
+ * one that got faster within that many timed calls.
+ *
+ * <p>The dice and the clock are given, so tests script them. State is shared by all files on one device. What every
+ * call reads (the preferences) sits in its own padded array, written only when a preference changes; the samples
+ * and the back-off, written on timed calls, and the lock that guards them are in another object, so a thread
+ * recording does not take from another thread's cache the line that thread reads on every call. A stale preference
+ * costs speed only.
  */
 final class AutoChooser {
     static final int NATIVE = 0;
@@ -31,19 +41,32 @@ final class AutoChooser {
     static final int EXPLORE_EVERY = 4;
     static final int MIN_SAMPLES = 4;
     static final int MARGIN_PERCENT = 15;
+    /** At most this many halvings of how often a settled class explores: one timed call in 64, one read in 4096. */
+    static final int MAX_BACKOFF = 4;
     /** How much a path's floor rises with each of its samples: 2%, so it doubles in 35 samples. */
     private static final double RISE = 1.02;
     private static final int CLASSES = 32;
+    private static final int PAD = 64;
 
     private final AutoThresholds initial;
     private final boolean adaptive;
     private final IntSupplier dice;
     private final LongSupplier clock;
-    /** [kind][size class]: MAP or PREAD. */
-    private final byte[][] prefer = new byte[2][CLASSES];
-    /** [kind][size class][path]: the rising floor of nanoseconds per byte, and how many samples made it. */
-    private final double[][][] nanosPerByte = new double[2][CLASSES][2];
-    private final int[][][] samples = new int[2][CLASSES][2];
+    /**
+     * [PAD + kind * CLASSES + size class]: MAP or PREAD; the one array every read looks at. A cache line of padding
+     * on each side keeps whatever the heap puts beside it (the samples are allocated next) off its lines.
+     */
+    private final byte[] prefer = new byte[PAD + 2 * CLASSES + PAD];
+    /** The samples, and the lock of every update. */
+    private final Samples samples = new Samples();
+
+    /** Per kind, size class and path: the rising floor of nanoseconds per byte, and how many samples made it. */
+    private static final class Samples {
+        final double[] floor = new double[2 * CLASSES * 2];
+        final int[] count = new int[2 * CLASSES * 2];
+        /** [kind * CLASSES + size class]: how many times exploring was halved; read by timed calls only. */
+        final byte[] backoff = new byte[2 * CLASSES];
+    }
 
     /**
      * @param adaptive false when the thresholds are pinned: then the preferences never move and nothing is timed
@@ -57,8 +80,8 @@ final class AutoChooser {
         this.clock = clock;
         for (int c = 0; c < CLASSES; c++) {
             long top = classTop(c);
-            prefer[NATIVE][c] = (byte) (top <= initial.nativeMapMax() ? MAP : PREAD);
-            prefer[HEAP][c] = (byte) (top <= initial.heapMapMax() ? MAP : PREAD);
+            prefer[PAD + NATIVE * CLASSES + c] = (byte) (top <= initial.nativeMapMax() ? MAP : PREAD);
+            prefer[PAD + HEAP * CLASSES + c] = (byte) (top <= initial.heapMapMax() ? MAP : PREAD);
         }
     }
 
@@ -84,7 +107,8 @@ final class AutoChooser {
 
     /** MAP or PREAD for a read of {@code length} bytes into memory of {@code kind}, with {@link #TIMED} added when the caller should time it. */
     int route(int kind, long length) {
-        int p = prefer[kind][sizeClass(length)];
+        int i = kind * CLASSES + sizeClass(length);
+        int p = prefer[PAD + i];
         if (!adaptive) {
             return p;
         }
@@ -92,7 +116,7 @@ final class AutoChooser {
         if (r % SAMPLE_EVERY != 0) {
             return p;
         }
-        return ((r / SAMPLE_EVERY) % EXPLORE_EVERY == 0 ? 1 - p : p) | TIMED;
+        return ((r / SAMPLE_EVERY) % (EXPLORE_EVERY << samples.backoff[i]) == 0 ? 1 - p : p) | TIMED;
     }
 
     /** A timed read of {@code length} bytes into {@code kind} memory went by {@code path} and took {@code nanos}. */
@@ -100,34 +124,41 @@ final class AutoChooser {
         if (length <= 0 || nanos < 0) {
             return;
         }
-        int c = sizeClass(length);
+        int i = kind * CLASSES + sizeClass(length);
         double x = (double) nanos / length;
-        synchronized (this) {
-            double[] floor = nanosPerByte[kind][c];
-            int[] n = samples[kind][c];
+        Samples s = samples;
+        synchronized (s) {
+            int mine = 2 * i + path;
             // Noise only adds time (a preempted thread, a page fault, a cold compiler), so the floor of the samples
             // is the path's cost. It rises a little with each sample, so a path that really became slower is seen
             // as such after a few dozen samples; one that became faster is seen at once.
-            floor[path] = n[path] == 0 ? x : Math.min(x, floor[path] * RISE);
-            n[path]++;
-            int p = prefer[kind][c];
-            int other = 1 - p;
-            if (n[p] >= MIN_SAMPLES && n[other] >= MIN_SAMPLES
-                    && floor[other] * 100 < floor[p] * (100 - MARGIN_PERCENT)) {
-                prefer[kind][c] = (byte) other;
+            s.floor[mine] = s.count[mine] == 0 ? x : Math.min(x, s.floor[mine] * RISE);
+            s.count[mine]++;
+            int p = prefer[PAD + i];
+            double preferred = s.floor[2 * i + p];
+            double other = s.floor[2 * i + 1 - p];
+            if (s.count[2 * i + p] < MIN_SAMPLES || s.count[2 * i + 1 - p] < MIN_SAMPLES) {
+                return;
+            }
+            if (other * 100 < preferred * (100 - MARGIN_PERCENT)) {
+                prefer[PAD + i] = (byte) (1 - p);
+                s.backoff[i] = 0;
+            } else if (path != p) {
+                boolean clearlySlower = other * 100 > preferred * (100 + MARGIN_PERCENT);
+                s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
             }
         }
     }
 
     /** The path now preferred for {@code length} bytes into {@code kind} memory (for tests and {@code sluice info}). */
     int preferred(int kind, long length) {
-        return prefer[kind][sizeClass(length)];
+        return prefer[PAD + kind * CLASSES + sizeClass(length)];
     }
 
     /** The largest read that now goes through the mapping for {@code kind}: the top of the highest size class that prefers it, or 0. */
     long mapMax(int kind) {
         for (int c = CLASSES - 1; c >= 0; c--) {
-            if (prefer[kind][c] == MAP) {
+            if (prefer[PAD + kind * CLASSES + c] == MAP) {
                 return classTop(c);
             }
         }

@@ -281,6 +281,11 @@ final class AutoFile extends PositionalFile {
         return u instanceof UringFile f ? f : null;
     }
 
+    /** For tests: whether the io_uring file has been opened (without opening it). */
+    boolean ringOpened() {
+        return uring instanceof UringFile;
+    }
+
     private Object openUring() {
         if (identity == null || !isOpen() || !Engine.IO_URING.isAvailable()) {
             return NO_URING;

@@ -112,10 +112,47 @@ class AutoChooserTest {
             s.call(K4);
             assertEquals(MAP, s.chooser.preferred(NATIVE, K4), "after call " + i);
         }
-        for (int i = 0; i < 400; i++) {
+        int settled = AutoChooser.EXPLORE_EVERY << AutoChooser.MAX_BACKOFF;
+        for (int i = 0; i < 10 * settled; i++) {
             byPread += s.call(K4) == PREAD ? 1 : 0;
         }
-        assertEquals(400 / AutoChooser.EXPLORE_EVERY, byPread, "only the exploring calls take the other path");
+        assertEquals(10, byPread, "only the exploring calls take the other path, and settled, one in " + settled);
+    }
+
+    @Test
+    void aSettledClassExploresLessAndAClassInDoubtDoesNot() {
+        // The mapping clearly faster: exploring backs off to one timed call in EXPLORE_EVERY << MAX_BACKOFF.
+        Script s = new Script(M1, 0.1, 0.3);
+        int byPread = 0;
+        for (int i = 0; i < 400; i++) {
+            byPread += s.call(512) == PREAD ? 1 : 0;
+        }
+        assertTrue(byPread < 400 / AutoChooser.EXPLORE_EVERY / 4, "explored " + byPread + " times in 400 calls");
+        // pread 10% faster, inside the margin: the choice is in doubt, so the other path is looked at as often as at
+        // the start.
+        Script doubt = new Script(M1, 0.100, 0.090);
+        byPread = 0;
+        for (int i = 0; i < 400; i++) {
+            byPread += doubt.call(512) == PREAD ? 1 : 0;
+        }
+        assertEquals(400 / AutoChooser.EXPLORE_EVERY, byPread);
+    }
+
+    @Test
+    void aPathThatGotFasterIsFoundAfterBackingOff() {
+        Script s = new Script(M1, 0.1, 0.3);
+        for (int i = 0; i < 2000; i++) {
+            s.call(K4);
+        }
+        // pread now much faster (the mapping's pages were dropped and each copy faults): seen by the next exploring
+        // call, at most EXPLORE_EVERY << MAX_BACKOFF timed calls away.
+        s.preadNanosPerByte = 0.02;
+        int calls = 0;
+        while (s.chooser.preferred(NATIVE, K4) == MAP) {
+            s.call(K4);
+            assertTrue(++calls <= AutoChooser.EXPLORE_EVERY << AutoChooser.MAX_BACKOFF,
+                    "still on the mapping after " + calls + " calls");
+        }
     }
 
     @Test

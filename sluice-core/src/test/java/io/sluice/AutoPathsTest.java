@@ -113,6 +113,25 @@ class AutoPathsTest {
     }
 
     @Test
+    void writesOneAtATimeArePwritesAndNeverOpenTheRing() throws Exception {
+        // ext4 hands a buffered io_uring write to a kernel worker, several times slower than pwrite in the caller.
+        Path p = Pattern.file(dir.resolve("f"), 8L * PAGE);
+        try (AutoFile f = mapAll(p, WRITE); Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(PAGE);
+            for (int i = 0; i < 64; i++) {
+                long at = (i * 7L % 8) * PAGE + (i % 3) * 100;
+                f.write(seg.asSlice(0, 512), at);
+                f.write(java.nio.ByteBuffer.allocateDirect(300), at + 512);
+                f.write(java.nio.ByteBuffer.allocate(200), at + 1024);
+                f.write(new byte[100], 0, 100, at + 2048);
+                f.write(at + 3000, java.nio.ByteBuffer.allocate(10), java.nio.ByteBuffer.allocate(20));
+                f.write(at + 3100, seg.asSlice(0, 10), seg.asSlice(10, 20));
+            }
+            assertFalse(f.ringOpened(), "a single write went through io_uring");
+        }
+    }
+
+    @Test
     void ringWritesReadBackThroughTheMappingAndPwritesThroughTheRing() throws Exception {
         Path p = Pattern.file(dir.resolve("f"), 8L * PAGE);
         try (AutoFile f = mapAll(p, WRITE); Arena arena = Arena.ofConfined()) {

@@ -21,6 +21,8 @@ import java.nio.file.StandardOpenOption;
  *   <li>IO_URING: one blocking {@link PositionalFile#write(ByteBuffer, long)} per operation through the engine's
  *       registered file.</li>
  *   <li>IO_URING at a depth: an {@link IoBatch} of {@code depth} writes per call, submitted at once.</li>
+ *   <li>AUTO: one blocking {@link PositionalFile#write(ByteBuffer, long)} per operation through the default engine,
+ *       which should be as fast here as the fastest of the others one at a time.</li>
  * </ul>
  * Every buffer of a kind holds one byte value, {@link #mark()}, so a test can see which kind wrote a block.
  */
@@ -30,7 +32,7 @@ final class RandomWriteContender extends JavaContender {
     private final byte mark;
     /** Set for the FileChannel baseline, null otherwise. */
     private final FileChannel channel;
-    /** Set for the io_uring kinds, null otherwise. */
+    /** Set for the Sluice kinds, null otherwise. */
     private final PositionalFile file;
 
     private RandomWriteContender(String name, long fileSize, int depth, byte mark, FileChannel channel,
@@ -53,6 +55,12 @@ final class RandomWriteContender extends JavaContender {
     static RandomWriteContender uring(Path path, long fileSize) throws IOException {
         return new RandomWriteContender(Engine.IO_URING.name(), fileSize, 1, (byte) 'u', null,
                 PositionalFile.open(path, Engine.IO_URING, StandardOpenOption.WRITE));
+    }
+
+    /** AUTO, one blocking write at a time. */
+    static RandomWriteContender auto(Path path, long fileSize) throws IOException {
+        return new RandomWriteContender(Engine.AUTO.name(), fileSize, 1, (byte) 'a', null,
+                PositionalFile.open(path, Engine.AUTO, StandardOpenOption.WRITE));
     }
 
     /** IO_URING with batches of {@code depth} writes. */

@@ -17,8 +17,8 @@ import java.util.Locale;
  * <p>Beside them, seed 004's other tables: many virtual threads making blocking reads through one shared IO_URING
  * file against as many virtual threads reading a pre-opened FileChannel ({@value Workload#RANDREAD_VTHREADS}), and
  * random writes over the cached test file from a few platform threads ({@value Workload#RANDWRITE}): IO_URING one
- * blocking write at a time and in batches against FileChannel positional writes, and fio's psync and io_uring
- * engines writing the same way. The writes run last, since they overwrite the test file.
+ * blocking write at a time and in batches, and AUTO one at a time, against FileChannel positional writes, and fio's
+ * psync and io_uring engines writing the same way. The writes run last, since they overwrite the test file.
  */
 public final class UringBench {
     /** The baseline of the O_DIRECT rows. */
@@ -155,7 +155,7 @@ public final class UringBench {
 
     /**
      * Random writes over the test file, which is in the page cache, at each of the write thread counts: FileChannel,
-     * IO_URING one at a time and in batches of {@code depth}, and fio's psync and io_uring engines.
+     * IO_URING one at a time and in batches of {@code depth}, AUTO, and fio's psync and io_uring engines.
      */
     private List<Row> writes(DataFile data, boolean fio) throws IOException, InterruptedException {
         if (o.writeThreads().isEmpty()) {
@@ -170,6 +170,7 @@ public final class UringBench {
             all.add(RandomWriteContender.channel(p, size));
             all.add(RandomWriteContender.uring(p, size));
             all.add(RandomWriteContender.uringBatch(p, size, o.depth()));
+            all.add(RandomWriteContender.auto(p, size));
             if (fio) {
                 all.add(new FioContender("psync", p, size));
                 all.add(new FioContender("io_uring", p, size, List.of("--registerfiles"), o.depth()));

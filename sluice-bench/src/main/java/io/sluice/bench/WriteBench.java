@@ -23,7 +23,7 @@ import java.util.SplittableRandom;
 
 /**
  * {@code sluice bench write}: a file written front to back in small chunks through each of the JDK's ways and
- * {@link MappedWriter}, to a new file and over a file already in the page cache (the table of the JRuby mmap
+ * {@link MappedWriter}, and Sluice's IO_URING and AUTO engines, to a new file and over a file already in the page cache (the table of the JRuby mmap
  * experiments, in Java). A run is timed from open to close; nothing is forced to the device, so this measures
  * the cost of getting bytes into the page cache, which is where small writes spend their time.
  */
@@ -49,7 +49,9 @@ public final class WriteBench {
         /** The IO_URING engine, one positional write per ring round trip, from the direct buffer. */
         URING("IO_URING"),
         /** The IO_URING engine, {@value #URING_DEPTH} consecutive chunks per {@link IoBatch}: one system call. */
-        URING_BATCH("IO_URING-batch");
+        URING_BATCH("IO_URING-batch"),
+        /** The AUTO engine (the default of {@code PositionalFile.open}), one positional write per chunk: a pwrite. */
+        AUTO("AUTO");
 
         /** Chunks per batch of {@link #URING_BATCH}, as the io_uring section's default depth. */
         public static final int URING_DEPTH = 32;
@@ -216,12 +218,13 @@ public final class WriteBench {
                     }
                 }
             }
-            case URING, URING_BATCH -> {
+            case URING, URING_BATCH, AUTO -> {
+                Engine engine = writer == Writer.AUTO ? Engine.AUTO : Engine.IO_URING;
                 // Over the cached file: WRITE alone, so the file is not truncated and its pages stay.
                 try (PositionalFile pf = fresh
-                        ? PositionalFile.open(f, Engine.IO_URING, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
-                        : PositionalFile.open(f, Engine.IO_URING, StandardOpenOption.WRITE)) {
-                    if (writer == Writer.URING) {
+                        ? PositionalFile.open(f, engine, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                        : PositionalFile.open(f, engine, StandardOpenOption.WRITE)) {
+                    if (writer != Writer.URING_BATCH) {
                         for (long pos = 0; pos < size; pos += chunk) {
                             int off = offset(pos);
                             pf.writeFully(direct.limit(off + (int) Math.min(chunk, size - pos)).position(off), pos);

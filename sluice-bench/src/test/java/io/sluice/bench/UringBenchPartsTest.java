@@ -75,6 +75,15 @@ class UringBenchPartsTest {
     }
 
     @Test
+    void autoWritesLandWhereTheWorkloadSays() throws Exception {
+        Path f = zeros();
+        RandomWriteContender auto = RandomWriteContender.auto(f, SIZE);
+        assertEquals("AUTO", auto.name());
+        assertEquals("fio-psync", auto.fioReference());
+        writesLand(f, auto, 2);
+    }
+
+    @Test
     void virtualThreadReadsCountEveryThreadsOperations() throws Exception {
         Path f = zeros();
         Workload w = new Workload(Workload.RANDREAD_VTHREADS, BLOCK, 1, false);

@@ -51,6 +51,7 @@ class WriteBenchPartsTest {
     void writerNamesParseInAnyCaseAndUnknownOnesAreRefused() {
         assertEquals(WriteBench.Writer.MAPPED_WRITER, WriteBench.Writer.parse("mappedwriter"));
         assertEquals(WriteBench.Writer.CHANNEL_DIRECT, WriteBench.Writer.parse("FileChannel-direct"));
+        assertEquals(WriteBench.Writer.AUTO, WriteBench.Writer.parse("auto"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> WriteBench.Writer.parse("turbo"));
         assertTrue(e.getMessage().contains("unknown writer 'turbo'"), e.getMessage());

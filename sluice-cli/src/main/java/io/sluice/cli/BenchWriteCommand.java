@@ -43,7 +43,8 @@ final class BenchWriteCommand implements Callable<Integer> {
     @Option(names = "--writers", split = ",", paramLabel = "NAME",
             description = "Writers to measure (default: all; the IO_URING ones where io_uring is available): "
                     + "FileOutputStream, BufferedOutputStream, RandomAccessFile, FileChannel-heap, FileChannel-direct, "
-                    + "MappedWriter, IO_URING (one write per ring round trip), IO_URING-batch (32 chunks per call).")
+                    + "MappedWriter, IO_URING (one write per ring round trip), IO_URING-batch (32 chunks per call), "
+                    + "AUTO (the default engine: one pwrite per chunk).")
     List<String> writers;
 
     @Override
