@@ -302,11 +302,14 @@ public final class ClassLoadBench {
      */
     private List<Row> startup(Program p, long t0) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
+        // The JVM's own warnings (with a custom system loader: archived application classes turned off) go to
+        // standard output unless the default output is disabled first; on standard error they are not taken for the
+        // program's output.
         List<String> plain = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xshare:auto",
-                "-cp", join(p.classPath()), p.mainClass()));
+                "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp", join(p.classPath()), p.mainClass()));
         plain.addAll(p.args());
         List<String> sluice = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xshare:auto",
-                "-Djava.system.class.loader=" + SluiceClassLoader.class.getName(),
+                "-Xlog:disable", "-Xlog:all=warning:stderr", "-Djava.system.class.loader=" + SluiceClassLoader.class.getName(),
                 "-D" + SluiceClassLoader.CLASS_PATH_PROPERTY + "=" + join(p.classPath()),
                 "-cp", options.coreJar().toString(), p.mainClass()));
         sluice.addAll(p.args());
@@ -338,24 +341,32 @@ public final class ClassLoadBench {
         return s.toString();
     }
 
-    /** Nanoseconds from starting {@code command} to its first byte on standard output, or to its exit. */
+    /**
+     * Nanoseconds from starting {@code command} to its first byte on standard output, or to its exit. Standard error,
+     * where the JVM's warnings are sent, is kept apart: they are not the program's output.
+     */
     private static long firstOutput(List<String> command) throws IOException, InterruptedException {
-        long start = System.nanoTime();
-        Process proc = new ProcessBuilder(command).redirectErrorStream(true).start();
-        long first;
-        try (InputStream in = proc.getInputStream()) {
-            int b = in.read();
-            first = System.nanoTime() - start;
-            byte[] rest = in.readAllBytes();
-            if (!proc.waitFor(120, TimeUnit.SECONDS)) {
-                proc.destroyForcibly();
-                throw new IOException(String.join(" ", command) + ": did not exit within 120 s");
+        Path errors = Files.createTempFile("sluice-classload-", ".err");
+        try {
+            long start = System.nanoTime();
+            Process proc = new ProcessBuilder(command).redirectError(errors.toFile()).start();
+            long first;
+            try (InputStream in = proc.getInputStream()) {
+                int b = in.read();
+                first = System.nanoTime() - start;
+                in.transferTo(OutputSink.INSTANCE);
+                if (!proc.waitFor(120, TimeUnit.SECONDS)) {
+                    proc.destroyForcibly();
+                    throw new IOException(String.join(" ", command) + ": did not exit within 120 s");
+                }
+                if (proc.exitValue() != 0) {
+                    throw new IOException(String.join(" ", command) + ": exit " + proc.exitValue() + ": "
+                            + Files.readString(errors));
+                }
             }
-            if (proc.exitValue() != 0) {
-                throw new IOException(String.join(" ", command) + ": exit " + proc.exitValue() + ": "
-                        + (b < 0 ? "" : (char) b + new String(rest)));
-            }
+            return first;
+        } finally {
+            Files.deleteIfExists(errors);
         }
-        return first;
     }
 }
