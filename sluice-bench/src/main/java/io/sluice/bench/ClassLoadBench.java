@@ -298,7 +298,8 @@ public final class ClassLoadBench {
 
     /**
      * The start-up of {@code p}, from process start to its first byte of output (or its exit, if it prints
-     * nothing), with the JVM's loader and with Sluice's, alternating; one untimed run of each first.
+     * nothing), with the JVM's loader and with Sluice's, alternating; one untimed run of each first. The rows'
+     * {@code opsPerMs} holds starts per second (1000 / milliseconds).
      */
     private List<Row> startup(Program p, long t0) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
@@ -324,7 +325,9 @@ public final class ClassLoadBench {
                         withSluice ? SLUICE_STARTUP : DEFAULT_STARTUP, ms, (System.nanoTime() - t0) / 1e9);
                 log.flush();
                 if (round > 0) {
-                    (withSluice ? b : a).add(new Sample(1 / ms, 0));
+                    // Starts per second, not per millisecond: the JSON keeps three decimals, and a start of two
+                    // seconds would be 0.000 per millisecond there.
+                    (withSluice ? b : a).add(new Sample(1000 / ms, 0));
                 }
             }
         }
