@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         subcommands = {BenchWriteCommand.class, BenchBigFileCommand.class, BenchUringCommand.class,
                 ZipBenchCommand.class, BenchChunksCommand.class, BenchScanCommand.class,
-                BenchJRubyCommand.class, BenchKvCommand.class, BenchAllCommand.class},
+                BenchJRubyCommand.class, BenchKvCommand.class, BenchClassLoadCommand.class, BenchAllCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
                     + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",

@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
 /** {@code sluice zip}: read zip and jar archives with Sluice's lock-free reader. */
 @Command(name = "zip", mixinStandardHelpOptions = true,
         description = "Zip and jar archives, read with ConcurrentZipFile: 'zip test' checks every entry on every core, "
-                + "'zip ls' lists them.",
-        subcommands = {ZipTestCommand.class, ZipListCommand.class})
+                + "'zip ls' lists them, 'zip x' extracts them as unzip does.",
+        subcommands = {ZipTestCommand.class, ZipListCommand.class, ZipExtractCommand.class})
 final class ZipCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -121,7 +121,7 @@ class ZipCommandTest {
     @Test
     void zipAloneSaysASubcommandIsMissing() {
         assertEquals(Main.BAD_INPUT, run("zip"));
-        assertEquals("sluice zip: missing subcommand (test, ls); see 'sluice zip --help'\n", err.toString());
+        assertEquals("sluice zip: missing subcommand (test, ls, x); see 'sluice zip --help'\n", err.toString());
         assertEquals("", out.toString());
     }
 

@@ -467,17 +467,33 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     }
 
     /**
-     * Extracts every entry under {@code directory}, which is created if needed, and returns the number of files
-     * and directories written. Nothing is ever written outside it: entries whose names are absolute, carry a
-     * drive letter, contain {@code ..} segments or reach outside through a symbolic link are refused, and symbolic
-     * link entries are refused. The limits stop zip bombs: the first one crossed ends the extraction with a
-     * {@link ZipException}, and the files written by this call are deleted again.
+     * Extracts every entry under {@code directory}, which is created if needed, and returns the number of files,
+     * directories and symbolic links written, with the given limits and otherwise {@link ExtractOptions#DEFAULT}.
      *
-     * @throws ZipException naming the entry for a refused name, a crossed limit or a damaged entry
-     * @throws java.nio.file.FileAlreadyExistsException if an entry's file already exists (nothing is overwritten)
+     * @see #extractTo(Path, ExtractOptions)
      */
     public int extractTo(Path directory, ExtractLimits limits) throws IOException {
-        return new Extraction(this, directory, limits).run();
+        return extractTo(directory, ExtractOptions.DEFAULT.withLimits(limits));
+    }
+
+    /**
+     * Extracts the entries {@code options} selects under {@code directory}, which is created if needed, as unzip
+     * does, and returns the number of files, directories and symbolic links written. Nothing is ever written
+     * outside it: entries whose names are absolute, carry a drive letter, contain {@code ..} segments or reach
+     * outside through a symbolic link are refused, and so are symbolic link entries whose target, resolved against
+     * the link's directory (and through the links on the way, once all exist), leads outside. Links are made after
+     * every file and directory. Entries made on Unix get their permission bits (not set-user-ID, set-group-ID or
+     * sticky); times come from the extended timestamp field (0x5455) or the MS-DOS fields. The limits stop zip bombs:
+     * everything that can be checked (limits, names, methods, existing files, link targets) is checked before
+     * anything is written, and a failure while writing deletes what this call wrote.
+     *
+     * @throws ZipException naming the entry for a refused name or link, a crossed limit, a method neither this
+     *                      class nor the options' decoder reads (named, with its number), or a damaged entry
+     * @throws java.nio.file.FileAlreadyExistsException naming the file, if an entry's path exists and the options do
+     *                                                  not overwrite
+     */
+    public int extractTo(Path directory, ExtractOptions options) throws IOException {
+        return new Extraction(this, directory, options).run();
     }
 
     /**
@@ -578,8 +594,8 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
                     + " compressed bytes");
         }
         if (method != STORED && method != DEFLATED) {
-            throw entryError(i, "uses compression method " + method + ", which is not supported (only 0, stored, "
-                    + "and 8, deflated)");
+            throw entryError(i, "uses compression method " + method + " (" + ZipLayout.methodName(method)
+                    + "), which is not supported (only 0, stored, and 8, deflated)");
         }
         long start = dataStart(i);
         return new EntryStream(this, i, file.asSlice(start, csize), start, size, cen.crcs[i], method == DEFLATED);
@@ -664,6 +680,23 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         } catch (InternalError e) {
             throw cutUnderUs(i, local, LOCHDR, e);
         }
+    }
+
+    /**
+     * Entry i's compressed bytes, as a slice of the mapping, after the checks of {@link #dataStart}; for methods
+     * this class cannot decode, handed to a {@link ExtractOptions.Decoder}. Read them only by copying, as
+     * {@link EntryStream} does.
+     */
+    MemorySegment compressedData(int i) throws IOException {
+        return file.asSlice(dataStart(i), cen.compressedSizes[i]);
+    }
+
+    /** Entry i's extra field in the central directory, copied out of the mapping. */
+    byte[] centralExtra(int i) {
+        long header = cen.headerPositions[i];
+        ByteBuffer h = ByteBuffer.wrap(bytes(header, ZipLayout.CENHDR)).order(ByteOrder.LITTLE_ENDIAN);
+        int extraLen = Short.toUnsignedInt(h.getShort(ZipLayout.CENEXT));
+        return bytes(header + ZipLayout.CENHDR + Short.toUnsignedInt(h.getShort(ZipLayout.CENNAM)), extraLen);
     }
 
     /** A copy of the archive's bytes at {@code position}; for comments, which come with no IOException. */

@@ -101,6 +101,43 @@ final class ZipLayout {
     static final int STORED = 0;
     static final int DEFLATED = 8;
 
+    /**
+     * Extra field header id of the Info-ZIP extended timestamp (APPNOTE 4.5.x, "UT"): a flags byte (bit 0: a
+     * modification time follows), then 32-bit Unix times; the central directory's copy holds the modification time
+     * at most.
+     */
+    static final int EXTENDED_TIMESTAMP_EXTRA = 0x5455;
+
+    /**
+     * The name APPNOTE 4.4.5 gives compression method {@code method}, for messages that refuse it, or "unknown"
+     * for a number it does not assign.
+     */
+    static String methodName(int method) {
+        return switch (method) {
+            case 0 -> "stored";
+            case 1 -> "shrunk";
+            case 2, 3, 4, 5 -> "reduced with compression factor " + (method - 1);
+            case 6 -> "imploded";
+            case 7 -> "tokenized";
+            case 8 -> "deflated";
+            case 9 -> "deflate64";
+            case 10 -> "PKWARE DCL imploded";
+            case 12 -> "bzip2";
+            case 14 -> "LZMA";
+            case 16 -> "IBM z/OS CMPSC";
+            case 18 -> "IBM TERSE";
+            case 19 -> "IBM LZ77 z";
+            case 20, 93 -> "Zstandard";
+            case 94 -> "MP3";
+            case 95 -> "XZ";
+            case 96 -> "JPEG variant";
+            case 97 -> "WavPack";
+            case 98 -> "PPMd version I, rev 1";
+            case 99 -> "AE-x encryption marker";
+            default -> "unknown";
+        };
+    }
+
     /** Deflate's largest possible expansion: 258 bytes from a 1-bit code (RFC 1951), so 1032 bytes per byte in. */
     static final int DEFLATE_MAX_RATIO = 1032;
 }

@@ -1,0 +1,29 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** {@code sluice bench classload}, kept small: picocli's jar, one round, one thread, no start-up rows. */
+class BenchClassLoadCommandTest {
+    @Test
+    void rowsForEveryLoaderAndReaderAsJson() throws Exception {
+        Path picocli = Path.of(picocli.CommandLine.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), "bench", "classload", "--jars",
+                picocli.toString(), "--threads", "1", "--rounds", "1", "--no-startup", "--json", "-");
+        assertEquals(Main.OK, code, err::toString);
+        String json = out.toString();
+        for (String engine : new String[] {"URLClassLoader", "SluiceClassLoader", "ZipFile-read",
+            "ConcurrentZipFile-read"}) {
+            assertTrue(json.contains("{\"engine\": \"" + engine + "\", \"workload\": \"classload-all\""), json);
+        }
+        assertTrue(json.contains("\"baseline\": \"URLClassLoader\""), json);
+        assertTrue(err.toString().contains("round 1/1: SluiceClassLoader"), err::toString);
+    }
+}
