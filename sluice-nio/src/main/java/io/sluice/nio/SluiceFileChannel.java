@@ -115,6 +115,7 @@ final class SluiceFileChannel extends FileChannel {
         synchronized (positionLock) {
             checkDirect("read", position, slice);
             ByteBuffer[] io = DirectIo.shadowMisaligned(directAlign, slice, false);
+            FileReadEvent event = Jfr.beginRead();
             boolean completed = false;
             long total = 0;
             try {
@@ -135,6 +136,7 @@ final class SluiceFileChannel extends FileChannel {
                 end(completed);
                 DirectIo.settleShadows(slice, io, true);
             }
+            Jfr.endRead(event, file, position, total);
             if (total > 0) {
                 position += total;
             }
@@ -174,6 +176,7 @@ final class SluiceFileChannel extends FileChannel {
             }
             DirectIo.checkBuffer(directAlign, platformPath, "read", dst);
         }
+        FileReadEvent event = Jfr.beginRead();
         boolean completed = false;
         int total = 0;
         try {
@@ -195,6 +198,7 @@ final class SluiceFileChannel extends FileChannel {
         } finally {
             end(completed);
         }
+        Jfr.endRead(event, file, at, total);
         return total;
     }
 
@@ -219,6 +223,8 @@ final class SluiceFileChannel extends FileChannel {
         synchronized (positionLock) {
             checkDirect("write", append ? currentSize() : position, slice);
             ByteBuffer[] io = DirectIo.shadowMisaligned(directAlign, slice, true);
+            FileWriteEvent event = Jfr.beginWrite();
+            long at = append ? -1 : position;
             boolean completed = false;
             long total = 0;
             try {
@@ -233,6 +239,7 @@ final class SluiceFileChannel extends FileChannel {
                 DirectIo.settleShadows(slice, io, false);
             }
             position = append ? currentSize() : position + total;
+            Jfr.endWrite(event, file, at < 0 ? position - total : at, total);
             return total;
         }
     }
@@ -262,17 +269,24 @@ final class SluiceFileChannel extends FileChannel {
             DirectIo.checkPosition(directAlign, platformPath, "write", append ? file.size() : at);
             DirectIo.checkBuffer(directAlign, platformPath, "write", src);
         }
+        FileWriteEvent event = Jfr.beginWrite();
+        long first = at;
         boolean completed = false;
         int total = 0;
         try {
             begin();
             do {
-                total += file.write(src, append ? file.size() : at + total);
+                long where = append ? file.size() : at + total;
+                if (total == 0) {
+                    first = where;
+                }
+                total += file.write(src, where);
             } while (src.hasRemaining());
             completed = true;
         } finally {
             end(completed);
         }
+        Jfr.endWrite(event, file, first, total);
         return total;
     }
 
