@@ -256,6 +256,7 @@ final class MappedFile extends PositionalFile {
      */
     private void afterFault(Mapping seen, String op, long position, long length, InternalError fault, int faults)
             throws IOException {
+        IoCounters.mappedFault();
         try {
             if (faults <= MAX_FAULTS_PER_CALL && fileSize() < seen.size()) {
                 resize(seen);

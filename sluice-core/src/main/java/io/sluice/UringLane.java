@@ -225,6 +225,7 @@ final class UringLane implements AutoCloseable {
 
     /** Waits a little for other threads' requests to free slots. */
     void backOff() {
+        IoCounters.uringSlotWait();
         drainIfFree();
         wakeReaper();
         pause(20_000);

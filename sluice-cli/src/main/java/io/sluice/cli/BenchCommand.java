@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         subcommands = {BenchWriteCommand.class, BenchBigFileCommand.class, BenchUringCommand.class,
                 ZipBenchCommand.class, BenchChunksCommand.class, BenchScanCommand.class,
-                BenchJRubyCommand.class, BenchKvCommand.class, BenchClassLoadCommand.class, BenchAllCommand.class},
+                BenchJRubyCommand.class, BenchKvCommand.class, BenchClassLoadCommand.class, BenchChannelsCommand.class,
+                BenchAllCommand.class},
         description = {
             "Measure random and sequential reads for every engine side by side, with fio as the reference when it is "
                     + "installed. Generates its own test file (removed afterwards) and warms the page cache first.",
@@ -39,7 +40,8 @@ import picocli.CommandLine.Spec;
                     + "'sluice bench bigfile' (writes), 'sluice bench uring' (io_uring batches and O_DIRECT), "
                     + "'sluice bench zip' (zip readers), 'sluice bench chunks' (seed 001's read size), "
                     + "'sluice bench scan' (the One Billion Row Challenge on ParallelScan), "
-                    + "'sluice bench jruby' (seed 000 from JRuby), 'sluice bench kv' (Sluice::DB); 'sluice bench all' "
+                    + "'sluice bench jruby' (seed 000 from JRuby), 'sluice bench kv' (Sluice::DB), "
+                    + "'sluice bench channels' (sluice-nio's channels against the JDK's and the engines'); 'sluice bench all' "
                     + "runs every section within a time budget and writes one report page (--report)."})
 final class BenchCommand implements Callable<Integer> {
     @Spec

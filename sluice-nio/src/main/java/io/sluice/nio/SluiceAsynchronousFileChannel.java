@@ -37,12 +37,15 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
     private final boolean readable;
     private final boolean writable;
     private final ExecutorService executor;
+    /** O_DIRECT's alignment (the file system's block size), or 0 without O_DIRECT. */
+    private final int directAlign;
     /** The platform's channel on the file, for locks. */
     private final SecondDescriptor second;
 
     SluiceAsynchronousFileChannel(PositionalFile file, Path platformPath, boolean readable, boolean writable,
-            ExecutorService executor) {
+            ExecutorService executor, int directAlign) {
         this.file = file;
+        this.directAlign = directAlign;
         this.platformPath = platformPath;
         this.readable = readable;
         this.writable = writable;
@@ -138,10 +141,16 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
         if (!dst.hasRemaining()) {
             return CompletableFuture.completedFuture(0);
         }
+        CompletableFuture<Integer> misaligned = checkDirect("read", position, dst);
+        if (misaligned != null) {
+            return misaligned;
+        }
         int start = dst.position();
         // The slice the kernel fills: the buffer's own memory when direct, which the future's chain keeps reachable.
         MemorySegment mem = MemorySegment.ofBuffer(dst);
+        FileReadEvent event = Jfr.beginRead();
         return settle(file.readAsync(mem, position).thenApply(n -> {
+            Jfr.endRead(event, file, position, n);
             if (n > 0) {
                 dst.position(start + n);
             }
@@ -163,12 +172,44 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
         if (!src.hasRemaining()) {
             return CompletableFuture.completedFuture(0);
         }
+        CompletableFuture<Integer> misaligned = checkDirect("write", position, src);
+        if (misaligned != null) {
+            return misaligned;
+        }
         int start = src.position();
         MemorySegment mem = MemorySegment.ofBuffer(src);
+        FileWriteEvent event = Jfr.beginWrite();
         return settle(file.writeAsync(mem, position).thenApply(n -> {
+            Jfr.endWrite(event, file, position, n);
             src.position(start + n);
             return n;
         }));
+    }
+
+    /**
+     * The outcome of a misaligned O_DIRECT call, or null when it is aligned. The JDK's channel hands such a call to the
+     * kernel, which answers a read at or past the end of the file with end of file before it looks at alignment, and
+     * anything else with EINVAL, an {@link IOException} in the future; this one does the same before any I/O, and says
+     * which part is off.
+     */
+    private CompletableFuture<Integer> checkDirect(String op, long position, ByteBuffer buf) {
+        if (directAlign == 0) {
+            return null;
+        }
+        try {
+            DirectIo.checkPosition(directAlign, platformPath, op, position);
+            DirectIo.checkBuffer(directAlign, platformPath, op, buf);
+            return null;
+        } catch (IOException misaligned) {
+            try {
+                if (op.equals("read") && position >= file.size()) {
+                    return CompletableFuture.completedFuture(-1);
+                }
+            } catch (IOException e) {
+                misaligned.addSuppressed(e);
+            }
+            return CompletableFuture.failedFuture(misaligned);
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.sluice.nio;
 import io.sluice.Engine;
 import io.sluice.MappedWriter;
 import io.sluice.PositionalFile;
+import io.sluice.SluiceOption;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.AsynchronousFileChannel;
@@ -59,7 +60,7 @@ public final class SluiceChannels {
     public static FileChannel fileChannel(PositionalFile file) {
         Objects.requireNonNull(file, "file");
         return new SluiceFileChannel(file, PlatformPaths.of(file.path()), true,
-                file.isWritable(), false);
+                file.isWritable(), false, 0);
     }
 
     /**
@@ -86,7 +87,9 @@ public final class SluiceChannels {
      * {@code READ}, {@code WRITE} and {@code APPEND} give the channel's access as there ({@code READ} when neither
      * write option is given; {@code READ} with {@code APPEND}, and {@code APPEND} with {@code TRUNCATE_EXISTING},
      * are refused). Other options, Sluice's own among them, go to {@link PositionalFile#open(Path, Engine,
-     * OpenOption...)}.
+     * OpenOption...)}; the JDK's {@code com.sun.nio.file.ExtendedOpenOption.DIRECT} goes as
+     * {@link SluiceOption#DIRECT}. With O_DIRECT a misaligned call fails as the JDK's channel fails it: an
+     * {@link IOException} before any I/O, naming the file and what is off (docs/nio.md).
      *
      * @throws IllegalArgumentException for a combination the JDK refuses too
      * @throws IOException if the file cannot be opened, as from {@link PositionalFile#open}
@@ -115,19 +118,14 @@ public final class SluiceChannels {
         if (append && options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
             throw new IllegalArgumentException("APPEND + TRUNCATE_EXISTING not allowed");
         }
-        List<OpenOption> forFile = new ArrayList<>(options.size() + 1);
-        for (OpenOption o : options) {
-            if (o != StandardOpenOption.APPEND && o != StandardOpenOption.READ) {
-                forFile.add(o);
-            }
-        }
+        List<OpenOption> forFile = forFile(options, StandardOpenOption.APPEND);
         if (write && !forFile.contains(StandardOpenOption.WRITE)) {
             forFile.add(StandardOpenOption.WRITE);
         }
         Path platform = PlatformPaths.of(path);
         PositionalFile file = PositionalFile.open(engine == Engine.CLASSIC ? asFile(platform) : platform, engine,
                 forFile.toArray(OpenOption[]::new));
-        return new SluiceFileChannel(file, platform, read, write, append);
+        return new SluiceFileChannel(file, platform, read, write, append, directAlign(file, platform, forFile));
     }
 
     /**
@@ -140,7 +138,9 @@ public final class SluiceChannels {
      * Closing the channel fails the reads and writes still in flight with
      * {@link java.nio.channels.AsynchronousCloseException}. A read or write of a heap buffer moves at most 64 KiB
      * (the ring's registered chunk), a direct buffer up to 1 GiB: callers loop, as the JDK's documentation asks.
-     * Locks are real POSIX locks on a second descriptor, as for {@link #open(Path, Engine, OpenOption...)}.
+     * Locks are real POSIX locks on a second descriptor, as for {@link #open(Path, Engine, OpenOption...)}. O_DIRECT
+     * (the JDK's option or Sluice's): a misaligned call's future fails with an {@link IOException} before any I/O,
+     * but a read at or past the end of the file completes with -1, as the kernel answers it.
      *
      * @throws UnsupportedOperationException for {@code APPEND}, as the JDK's
      * @throws IOException if the file cannot be opened
@@ -157,16 +157,47 @@ public final class SluiceChannels {
         if (!read && !write) {
             read = true;
         }
-        List<OpenOption> forFile = new ArrayList<>(options.size());
-        for (OpenOption o : options) {
-            if (o != StandardOpenOption.READ) {
-                forFile.add(o);
-            }
-        }
+        List<OpenOption> forFile = forFile(options, StandardOpenOption.READ);
         Path platform = PlatformPaths.of(path);
         PositionalFile file = PositionalFile.open(engine == Engine.CLASSIC ? asFile(platform) : platform, engine,
                 forFile.toArray(OpenOption[]::new));
-        return new SluiceAsynchronousFileChannel(file, platform, read, write, executor);
+        return new SluiceAsynchronousFileChannel(file, platform, read, write, executor,
+                directAlign(file, platform, forFile));
+    }
+
+    /**
+     * The options for {@link PositionalFile#open}: without READ and {@code channelOnly} (the channel's own
+     * business), and with the JDK's {@code ExtendedOpenOption.DIRECT} as {@link SluiceOption#DIRECT}.
+     */
+    private static List<OpenOption> forFile(Set<? extends OpenOption> options, OpenOption channelOnly) {
+        List<OpenOption> out = new ArrayList<>(options.size() + 1);
+        for (OpenOption o : options) {
+            if (o == StandardOpenOption.READ || o == channelOnly) {
+                continue;
+            }
+            OpenOption mine = DirectIo.isJdkDirect(o) ? SluiceOption.DIRECT : o;
+            if (!out.contains(mine)) {
+                out.add(mine);
+            }
+        }
+        return out;
+    }
+
+    /** O_DIRECT's alignment for a file just opened with {@code forFile}, or 0; closes the file if it cannot say. */
+    private static int directAlign(PositionalFile file, Path platform, List<OpenOption> forFile) throws IOException {
+        if (!forFile.contains(SluiceOption.DIRECT)) {
+            return 0;
+        }
+        try {
+            return DirectIo.blockSize(platform);
+        } catch (IOException | RuntimeException e) {
+            try {
+                file.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     /**

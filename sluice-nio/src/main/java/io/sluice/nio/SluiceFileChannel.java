@@ -38,6 +38,8 @@ final class SluiceFileChannel extends FileChannel {
     private final boolean readable;
     private final boolean writable;
     private final boolean append;
+    /** O_DIRECT's alignment (the file system's block size), or 0 without O_DIRECT. */
+    private final int directAlign;
 
     /** Serialises relative calls and guards {@link #position}, as the JDK's channel does. */
     private final Object positionLock = new Object();
@@ -46,8 +48,10 @@ final class SluiceFileChannel extends FileChannel {
     /** The platform's channel on the file, for map and locks. */
     private final SecondDescriptor second;
 
-    SluiceFileChannel(PositionalFile file, Path platformPath, boolean readable, boolean writable, boolean append) {
+    SluiceFileChannel(PositionalFile file, Path platformPath, boolean readable, boolean writable, boolean append,
+            int directAlign) {
         this.file = file;
+        this.directAlign = directAlign;
         this.platformPath = platformPath;
         this.readable = readable;
         this.writable = writable;
@@ -109,25 +113,30 @@ final class SluiceFileChannel extends FileChannel {
         ensureReadable();
         ByteBuffer[] slice = Arrays.copyOfRange(dsts, offset, offset + length);
         synchronized (positionLock) {
+            checkDirect("read", position, slice);
+            ByteBuffer[] io = DirectIo.shadowMisaligned(directAlign, slice, false);
+            FileReadEvent event = Jfr.beginRead();
             boolean completed = false;
             long total = 0;
             try {
                 begin();
                 for (;;) {
-                    long n = file.read(position + total, slice);
+                    long n = file.read(position + total, io);
                     if (n < 0) {
                         total = total == 0 ? -1 : total;
                         break;
                     }
                     total += n;
-                    if (n == 0 || !anyRemaining(slice)) {
+                    if (n == 0 || !anyRemaining(io) || !directContinues(total)) {
                         break;
                     }
                 }
                 completed = true;
             } finally {
                 end(completed);
+                DirectIo.settleShadows(slice, io, true);
             }
+            Jfr.endRead(event, file, position, total);
             if (total > 0) {
                 position += total;
             }
@@ -159,6 +168,15 @@ final class SluiceFileChannel extends FileChannel {
      * the end of a mapping) where the JDK's pread on a regular file would have filled the buffer.
      */
     private int readAt(ByteBuffer dst, long at) throws IOException {
+        if (directAlign != 0) {
+            // The JDK's order: the position, a read-only destination, then the buffer's alignment.
+            DirectIo.checkPosition(directAlign, platformPath, "read", at);
+            if (dst.isReadOnly()) {
+                throw new IllegalArgumentException("read-only buffer");
+            }
+            DirectIo.checkBuffer(directAlign, platformPath, "read", dst);
+        }
+        FileReadEvent event = Jfr.beginRead();
         boolean completed = false;
         int total = 0;
         try {
@@ -175,11 +193,12 @@ final class SluiceFileChannel extends FileChannel {
                 if (n == 0) {
                     break;
                 }
-            } while (dst.hasRemaining());
+            } while (dst.hasRemaining() && directContinues(total));
             completed = true;
         } finally {
             end(completed);
         }
+        Jfr.endRead(event, file, at, total);
         return total;
     }
 
@@ -202,19 +221,25 @@ final class SluiceFileChannel extends FileChannel {
         ensureWritable();
         ByteBuffer[] slice = Arrays.copyOfRange(srcs, offset, offset + length);
         synchronized (positionLock) {
+            checkDirect("write", append ? currentSize() : position, slice);
+            ByteBuffer[] io = DirectIo.shadowMisaligned(directAlign, slice, true);
+            FileWriteEvent event = Jfr.beginWrite();
+            long at = append ? -1 : position;
             boolean completed = false;
             long total = 0;
             try {
                 begin();
                 // A write returns only after writing every byte (WritableByteChannel); an engine may take fewer.
                 do {
-                    total += file.write(append ? file.size() : position + total, slice);
-                } while (anyRemaining(slice));
+                    total += file.write(append ? file.size() : position + total, io);
+                } while (anyRemaining(io));
                 completed = true;
             } finally {
                 end(completed);
+                DirectIo.settleShadows(slice, io, false);
             }
             position = append ? currentSize() : position + total;
+            Jfr.endWrite(event, file, at < 0 ? position - total : at, total);
             return total;
         }
     }
@@ -240,18 +265,45 @@ final class SluiceFileChannel extends FileChannel {
      * Append-mode callers hold the position lock, so that two writes of this channel never take the same end.
      */
     private int writeAt(ByteBuffer src, long at) throws IOException {
+        if (directAlign != 0) {
+            DirectIo.checkPosition(directAlign, platformPath, "write", append ? file.size() : at);
+            DirectIo.checkBuffer(directAlign, platformPath, "write", src);
+        }
+        FileWriteEvent event = Jfr.beginWrite();
+        long first = at;
         boolean completed = false;
         int total = 0;
         try {
             begin();
             do {
-                total += file.write(src, append ? file.size() : at + total);
+                long where = append ? file.size() : at + total;
+                if (total == 0) {
+                    first = where;
+                }
+                total += file.write(src, where);
             } while (src.hasRemaining());
             completed = true;
         } finally {
             end(completed);
         }
+        Jfr.endWrite(event, file, first, total);
         return total;
+    }
+
+    private void checkDirect(String op, long at, ByteBuffer[] bufs) throws IOException {
+        if (directAlign != 0) {
+            DirectIo.checkPosition(directAlign, platformPath, op, at);
+            DirectIo.checkBuffers(directAlign, platformPath, op, bufs);
+        }
+    }
+
+    /**
+     * Whether a read or write that moved {@code total} bytes so far may ask the engine for more: always without
+     * O_DIRECT; with it only while the next position stays aligned (a short count off a block boundary is the end of
+     * the file, and the JDK's channel returns it as it is).
+     */
+    private boolean directContinues(long total) {
+        return directAlign == 0 || (total & (directAlign - 1)) == 0;
     }
 
     // ---------------------------------------------------------------- position, size
@@ -359,7 +411,7 @@ final class SluiceFileChannel extends FileChannel {
         }
         // A file of size 0 may still have bytes (/proc): then read until the end instead of up to the size.
         long left = size > 0 ? Math.min(count, size - position) : count;
-        ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(TRANSFER_CHUNK, Math.max(left, 1)));
+        ByteBuffer buf = transferBuffer(left);
         long done = 0;
         while (done < left) {
             buf.clear().limit((int) Math.min(buf.capacity(), left - done));
@@ -393,7 +445,7 @@ final class SluiceFileChannel extends FileChannel {
             throw new IllegalArgumentException("negative position or count: position=" + position + ", count="
                     + count);
         }
-        ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(TRANSFER_CHUNK, Math.max(count, 1)));
+        ByteBuffer buf = transferBuffer(count);
         long done = 0;
         while (done < count) {
             buf.clear().limit((int) Math.min(buf.capacity(), count - done));
@@ -411,6 +463,16 @@ final class SluiceFileChannel extends FileChannel {
             }
         }
         return done;
+    }
+
+    /** The bounce buffer of a transfer of {@code count} bytes; aligned for O_DIRECT, whose reads go straight in. */
+    private ByteBuffer transferBuffer(long count) {
+        int cap = (int) Math.min(TRANSFER_CHUNK, Math.max(count, 1));
+        if (directAlign == 0) {
+            return ByteBuffer.allocateDirect(cap);
+        }
+        int blocks = (cap + directAlign - 1) / directAlign * directAlign;
+        return ByteBuffer.allocateDirect(blocks + directAlign).alignedSlice(directAlign).limit(blocks).slice();
     }
 
     // ---------------------------------------------------------------- map and locks, on the second descriptor

@@ -59,9 +59,10 @@ import java.util.concurrent.ExecutorService;
  *
  * <p>Which opens stay the platform's: a path that exists and is not a regular file (directories, devices, FIFOs,
  * symbolic links opened with {@code NOFOLLOW_LINKS}); file attributes given at creation; options other than
- * {@link StandardOpenOption}s, {@link LinkOption}, Sluice's {@link SluiceOption} and {@link Advice}; {@code SYNC} and
- * {@code DSYNC} on the MMAP and IO_URING engines, which write without the descriptor's synchronous mode; and
- * {@code newAsynchronousFileChannel} on any engine but IO_URING.
+ * {@link StandardOpenOption}s, {@link LinkOption}, Sluice's {@link SluiceOption}, {@link Advice} and the JDK's
+ * {@code ExtendedOpenOption.DIRECT}; {@code SYNC} and {@code DSYNC} on the MMAP and IO_URING engines, which write
+ * without the descriptor's synchronous mode; the JDK's {@code DIRECT} on engines other than IO_URING and AUTO, which
+ * have no O_DIRECT; and {@code newAsynchronousFileChannel} on any engine but IO_URING.
  */
 public final class SluiceFileSystemProvider extends FileSystemProvider {
     /** The system property naming the default file system's engine ({@code CHANNEL}, {@code MMAP}, ...). */
@@ -223,11 +224,14 @@ public final class SluiceFileSystemProvider extends FileSystemProvider {
         }
         boolean noFollow = false;
         boolean sync = false;
+        boolean jdkDirect = false;
         for (OpenOption o : options) {
             if (o == LinkOption.NOFOLLOW_LINKS) {
                 noFollow = true;
             } else if (o == StandardOpenOption.SYNC || o == StandardOpenOption.DSYNC) {
                 sync = true;
+            } else if (DirectIo.isJdkDirect(o)) {
+                jdkDirect = true;
             } else if (!(o instanceof StandardOpenOption || o instanceof SluiceOption || o instanceof Advice)) {
                 return null;
             }
@@ -243,6 +247,10 @@ public final class SluiceFileSystemProvider extends FileSystemProvider {
             INSIDE_SLUICE.remove();
         }
         if (sync && (engine == Engine.MMAP || engine == Engine.IO_URING)) {
+            return null;
+        }
+        // O_DIRECT is io_uring's alone (AUTO opens IO_URING for it); the platform's channel honours the JDK's option.
+        if (jdkDirect && engine != Engine.IO_URING && engine != Engine.AUTO) {
             return null;
         }
         try {

@@ -1,0 +1,50 @@
+package io.sluice.bench;
+
+import io.sluice.Engine;
+import io.sluice.nio.SluiceChannels;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * sluice-nio's {@link FileChannel} over one engine ({@code sluice-FileChannel-ENGINE}), read as the engine's own
+ * contender reads ({@link SluiceContender}): one shared channel, positional reads into a page-aligned direct buffer
+ * made once per thread. Beside that contender it shows what the adapter costs.
+ */
+final class FileChannelAdapterContender extends JavaContender {
+    /** The row name's prefix; the engine's name follows. */
+    static final String PREFIX = "sluice-FileChannel-";
+
+    private final Engine engine;
+    private final FileChannel channel;
+
+    FileChannelAdapterContender(Engine engine, Path path, long fileSize) throws IOException {
+        super(fileSize);
+        this.engine = engine;
+        this.channel = SluiceChannels.open(path, engine, StandardOpenOption.READ);
+    }
+
+    @Override
+    public String name() {
+        return PREFIX + engine.name();
+    }
+
+    @Override
+    public String fioReference() {
+        return engine == Engine.MMAP ? "fio-mmap" : engine == Engine.IO_URING ? "fio-io_uring" : "fio-psync";
+    }
+
+    @Override
+    Reader reader(int blockSize) {
+        ByteBuffer buf = Arena.ofAuto().allocate(blockSize, 4096).asByteBuffer();
+        return pos -> channel.read(buf.clear(), pos);
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}
