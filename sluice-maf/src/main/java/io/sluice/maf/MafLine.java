@@ -165,7 +165,8 @@ public final class MafLine {
 
     /** The value of {@code key} among the {@code key=value} pairs, or null. */
     public String value(String key) {
-        for (String pair : pairs().split("[ \t]+")) {
+        // The parser's blanks: a '\r' between pairs separates them as a space does.
+        for (String pair : pairs().split("[ \t\r]+")) {
             int eq = pair.indexOf('=');
             if (eq > 0 && pair.substring(0, eq).equals(key)) {
                 return pair.substring(eq + 1);

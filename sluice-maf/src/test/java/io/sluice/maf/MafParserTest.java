@@ -108,6 +108,14 @@ class MafParserTest {
     }
 
     @Test
+    void aCarriageReturnBetweenPairsSeparatesThemForValueAsForTheParser() throws IOException {
+        // The parser takes '\r' for a blank between a line's pairs; value() must split where the parser did, or it
+        // hands back "1\r\rpass=2" as the score the parser checked as "1".
+        Recorder r = parse("##maf version=1\na score=1\r\rpass=2\ns h.c 0 1 + 5 A\n\n");
+        assertEquals("a score=1\r\rpass=2 score=1 @16 line 2", r.events.get(1));
+    }
+
+    @Test
     void realFilesHaveWhatTheySay() throws IOException {
         Recorder mm8 = parse(resource("mm8_chr7_tiny.maf"), 4096);
         assertEquals(8, mm8.count("a "));
