@@ -1,11 +1,14 @@
 package io.sluice.nio;
 
+import io.sluice.Engine;
 import io.sluice.PositionalFile;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -32,6 +35,8 @@ import java.util.Objects;
 final class SluiceFileChannel extends FileChannel {
     /** Bytes moved per step of transferTo/transferFrom. */
     private static final int TRANSFER_CHUNK = 64 * 1024;
+    /** The JDK's step for transfers it makes through a buffer, which O_DIRECT's block rule applies to. */
+    private static final int DIRECT_TRANSFER_STEP = 8192;
 
     private final PositionalFile file;
     private final Path platformPath;
@@ -40,6 +45,8 @@ final class SluiceFileChannel extends FileChannel {
     private final boolean append;
     /** O_DIRECT's alignment (the file system's block size), or 0 without O_DIRECT. */
     private final int directAlign;
+    /** Reads are copies out of a mapping (MMAP without O_DIRECT): see {@link #copyAt}. */
+    private final boolean copies;
 
     /** Serialises relative calls and guards {@link #position}, as the JDK's channel does. */
     private final Object positionLock = new Object();
@@ -52,6 +59,7 @@ final class SluiceFileChannel extends FileChannel {
             int directAlign) {
         this.file = file;
         this.directAlign = directAlign;
+        this.copies = file.engine() == Engine.MMAP && directAlign == 0;
         this.platformPath = platformPath;
         this.readable = readable;
         this.writable = writable;
@@ -176,29 +184,64 @@ final class SluiceFileChannel extends FileChannel {
             }
             DirectIo.checkBuffer(directAlign, platformPath, "read", dst);
         }
+        if (copies && !Thread.currentThread().isInterrupted()) {
+            return copyAt(dst, at);
+        }
         FileReadEvent event = Jfr.beginRead();
         boolean completed = false;
-        int total = 0;
+        int total;
         try {
             begin();
-            do {
-                int n = file.read(dst, at + total);
-                if (n < 0) {
-                    if (total == 0) {
-                        total = -1;
-                    }
-                    break;
-                }
-                total += n;
-                if (n == 0) {
-                    break;
-                }
-            } while (dst.hasRemaining() && directContinues(total));
+            total = fill(dst, at);
             completed = true;
         } finally {
             end(completed);
         }
         Jfr.endRead(event, file, at, total);
+        return total;
+    }
+
+    /**
+     * {@link #readAt} for an engine whose reads are memory copies: nothing in them waits on a device, so an interrupt
+     * could not cut one short, and begin/end (a lock taken twice, a fifth of a 512-byte read) buy nothing a look at
+     * the interrupt status before and after does not. The outcome is begin/end's: an interrupt before or during the
+     * copy closes the channel with {@link ClosedByInterruptException}, and a close by another thread during it gives
+     * {@link AsynchronousCloseException}.
+     */
+    private int copyAt(ByteBuffer dst, long at) throws IOException {
+        FileReadEvent event = Jfr.beginRead();
+        int total;
+        try {
+            total = fill(dst, at);
+        } catch (ClosedChannelException e) {
+            if (e instanceof AsynchronousCloseException || isOpen()) {
+                throw e;
+            }
+            AsynchronousCloseException closed = new AsynchronousCloseException();
+            closed.initCause(e);
+            throw closed;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            close();
+            throw new ClosedByInterruptException();
+        }
+        Jfr.endRead(event, file, at, total);
+        return total;
+    }
+
+    /** Reads at {@code at} until {@code dst} is full or the file ends; the count, or -1 at the end. */
+    private int fill(ByteBuffer dst, long at) throws IOException {
+        int total = 0;
+        do {
+            int n = file.read(dst, at + total);
+            if (n < 0) {
+                return total == 0 ? -1 : total;
+            }
+            total += n;
+            if (n == 0) {
+                break;
+            }
+        } while (dst.hasRemaining() && directContinues(total));
         return total;
     }
 
@@ -414,8 +457,19 @@ final class SluiceFileChannel extends FileChannel {
         ByteBuffer buf = transferBuffer(left);
         long done = 0;
         while (done < left) {
-            buf.clear().limit((int) Math.min(buf.capacity(), left - done));
-            int n = readAt(buf, position + done);
+            // With O_DIRECT the JDK's transfer reads steps of 8 KiB and a step its alignment check refuses ends the
+            // transfer: with what was moved, or with the refusal when nothing was. This does the same.
+            int step = directAlign != 0 ? DIRECT_TRANSFER_STEP : buf.capacity();
+            buf.clear().limit((int) Math.min(step, left - done));
+            int n;
+            try {
+                n = readAt(buf, position + done);
+            } catch (IOException e) {
+                if (directAlign == 0 || done == 0 || e instanceof ClosedChannelException) {
+                    throw e;
+                }
+                break;
+            }
             if (n <= 0) {
                 break;
             }
