@@ -111,8 +111,8 @@ public final class KvBench {
     }
 
     /**
-     * Warm-up rounds by default: two, as the JIT compilers still recompiled the stores' code for hundreds of
-     * milliseconds of CPU in the second round of some runs.
+     * Warm-up rounds by default: two, as the JIT compilers still spent 300 to 600 ms of CPU in a load after the first
+     * round (in the second, third or fourth round of a run), recompiling the stores' code.
      */
     public static final int WARMUP = 2;
     /**
@@ -520,9 +520,9 @@ public final class KvBench {
     /**
      * The heap and collector of every JVM worker, Java's and JRuby's alike. A fixed heap, touched before the first
      * round, rather than one that grows: the default started at 384 MB and grew to 4.4 GB over six rounds of 1 M
-     * entries, and each round that grew it touched the new memory for the first time (90,000 to 230,000 page faults
-     * and 0.2 to 0.5 s of system CPU in a load of 0.6 to 1 s; none once the heap is pre-touched). G1 by name, since
-     * the JVM picks another collector on a machine it finds small.
+     * entries, and each round that grew it touched the new memory for the first time (75,000 to 230,000 page faults
+     * and 0.15 to 0.5 s of system CPU in a load of 0.8 to 1.9 s of CPU; at most a few thousand once the heap is
+     * pre-touched). G1 by name, since the JVM picks the serial collector on a machine it finds small.
      */
     static List<String> heapOptions(Options o) {
         return List.of("-Xms" + o.heap(), "-Xmx" + o.heap(), "-XX:+AlwaysPreTouch", "-XX:+UseG1GC");
