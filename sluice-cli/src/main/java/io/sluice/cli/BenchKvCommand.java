@@ -62,7 +62,8 @@ final class BenchKvCommand implements Callable<Integer> {
 
     @Option(names = "--heap", defaultValue = KvBench.HEAP, paramLabel = "SIZE",
             description = "The heap of every JVM row's process, fixed and touched at start (-Xms = -Xmx, "
-                    + "AlwaysPreTouch); a store caches an eighth of it (default: ${DEFAULT-VALUE}).")
+                    + "AlwaysPreTouch, a 512m young generation, so more than 512m); a store caches an eighth of it "
+                    + "(default: ${DEFAULT-VALUE}).")
     String heap;
 
     @Option(names = "--dir", paramLabel = "DIR",

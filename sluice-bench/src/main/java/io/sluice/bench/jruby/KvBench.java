@@ -522,11 +522,17 @@ public final class KvBench {
      * round, rather than one that grows: the default started at 384 MB and grew to 4.4 GB over six rounds of 1 M
      * entries, and each round that grew it touched the new memory for the first time (75,000 to 230,000 page faults
      * and 0.15 to 0.5 s of system CPU in a load of 0.8 to 1.9 s of CPU; at most a few thousand once the heap is
-     * pre-touched). G1 by name, since the JVM picks the serial collector on a machine it finds small.
+     * pre-touched). The young generation fixed at 512 MB: left to G1 in a fixed 4 GB heap it grew so large that the
+     * JRuby rows' gets and scans, which allocate a few objects a call, took half as much CPU again as with the
+     * default heap (the Sluice::DB worker at 200 K entries: scans 550 to 680 ms of CPU against 400 to 440), and with
+     * 512 MB they took 240 to 320 ms. G1 by name, since the JVM picks the serial collector on a machine it finds small.
      */
     static List<String> heapOptions(Options o) {
-        return List.of("-Xms" + o.heap(), "-Xmx" + o.heap(), "-XX:+AlwaysPreTouch", "-XX:+UseG1GC");
+        return List.of("-Xms" + o.heap(), "-Xmx" + o.heap(), "-Xmn" + YOUNG, "-XX:+AlwaysPreTouch", "-XX:+UseG1GC");
     }
+
+    /** The JVM workers' young generation (see {@link #heapOptions}). */
+    static final String YOUNG = "512m";
 
     /** The JVM options of the JVM workers, Java's and JRuby's alike. */
     private static List<String> jvm(Options o) {

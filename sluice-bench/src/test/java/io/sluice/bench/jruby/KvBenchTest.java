@@ -68,9 +68,9 @@ class KvBenchTest {
         for (String row : List.of(KvBench.SLUICE, KvBench.JAVA)) {
             String started = progress.toString().lines().filter(l -> l.startsWith("sluice bench kv: " + row + ": "))
                     .findFirst().orElseThrow();
-            assertTrue(started.contains(" -Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UseG1GC "), started);
+            assertTrue(started.contains(" -Xms1g -Xmx1g -Xmn512m -XX:+AlwaysPreTouch -XX:+UseG1GC "), started);
         }
-        assertTrue(table.toString().contains("-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UseG1GC; System.gc()"),
+        assertTrue(table.toString().contains("-Xms1g -Xmx1g -Xmn512m -XX:+AlwaysPreTouch -XX:+UseG1GC; System.gc()"),
                 table::toString);
         StringWriter json = new StringWriter();
         KvBench.json(r, new PrintWriter(json, true));
@@ -121,7 +121,7 @@ class KvBenchTest {
     @Test
     void everyJvmRowGetsTheSameFixedPreTouchedHeapAndCollector(@TempDir Path tmp) throws Exception {
         KvBench.Options o = new KvBench.Options(1000, 0, 10, 1, 1, 1, "2g", tmp, null);
-        List<String> heap = List.of("-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC");
+        List<String> heap = List.of("-Xms2g", "-Xmx2g", "-Xmn512m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC");
         List<String> javaRow = KvBench.javaCommand(o);
         List<String> jruby = KvBench.jrubyCommand(o, KvBench.SLUICE);
         // The options go before the main class, where the JVM reads them rather than passing them to main.
@@ -169,7 +169,8 @@ class KvBenchTest {
         assertTrue(t.contains("load (entries/s; medians of 3 rounds after 2 warm-up rounds)"), t);
         assertTrue(t.lines().anyMatch(l -> l.matches(KvBench.JAVA + " +1000 +1000 +500 +2000 +150\\.0% .*")), t);
         assertTrue(t.matches("(?s).*\\bmin +max +spread\\b.*"), t);
-        assertTrue(t.contains(KvBench.JAVA + "  JVM -Xms3g -Xmx3g -XX:+AlwaysPreTouch -XX:+UseG1GC; System.gc()"), t);
+        assertTrue(t.contains(KvBench.JAVA + "  JVM -Xms3g -Xmx3g -Xmn512m -XX:+AlwaysPreTouch -XX:+UseG1GC; "
+                + "System.gc()"), t);
         StringWriter json = new StringWriter();
         KvBench.json(r, new PrintWriter(json, true));
         assertTrue(json.toString().contains("\"opsPerMs\": 1.000, \"mbPerSec\": null, \"spread\": 1.5000, "
