@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
                     + "a smaller N; Kyoto Cabinet's TreeDB from MRI (ruby-kyotocabinet) and from C++ (compiled here "
                     + "with g++ against libkyotocabinet-dev), each skipped with the reason where this machine lacks it.",
             "Every row runs in a process of its own (the JRuby rows from the jruby-complete jar), all started first; "
-                    + "each round runs every row once, in an order rotated each round, on the same keys. The default "
+                    + "each round runs every row once, in an order rotated each round, on the same keys, after "
+                    + "warm-up rounds that are not counted. Every JVM row has the same fixed heap and collector, and "
+                    + "every row with a collector collects before each round's timed work. The default "
                     + "5 M entries take several minutes on an idle machine; --n 200000 takes about one."})
 final class BenchKvCommand implements Callable<Integer> {
     @Spec
@@ -51,8 +53,18 @@ final class BenchKvCommand implements Callable<Integer> {
     int scans;
 
     @Option(names = "--rounds", defaultValue = "3", paramLabel = "N",
-            description = "Measured rounds after the rehearsal (default: ${DEFAULT-VALUE}).")
+            description = "Measured rounds after the warm-up rounds (default: ${DEFAULT-VALUE}).")
     int rounds;
+
+    @Option(names = "--warmup", defaultValue = "" + KvBench.WARMUP, paramLabel = "N",
+            description = "Rounds run first and not counted, while the JIT compilers work (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--heap", defaultValue = KvBench.HEAP, paramLabel = "SIZE",
+            description = "The heap of every JVM row's process, fixed and touched at start (-Xms = -Xmx, "
+                    + "AlwaysPreTouch, a 512m young generation, so more than 512m); a store caches an eighth of it "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String heap;
 
     @Option(names = "--dir", paramLabel = "DIR",
             description = "Where the store files go (default: the system temp directory).")
@@ -75,7 +87,7 @@ final class BenchKvCommand implements Callable<Integer> {
         Path d = BenchChecks.dir(dir);
         BenchChecks.space(d, BenchChecks.times(n, 64), "--n " + n + " (one store at a time, about 64 bytes an entry)");
         SectionReport page = BenchCommand.startReport(output.report, d, spec);
-        KvBench.Options o = new KvBench.Options(n, p, gets, scans, rounds, d, jrubyJar);
+        KvBench.Options o = new KvBench.Options(n, p, gets, scans, rounds, warmup, heap, d, jrubyJar);
         PrintWriter err = spec.commandLine().getErr();
         SectionOutput.describeMachine(err);
         KvBench.Result result = KvBench.run(o, err);

@@ -47,6 +47,12 @@ import java.util.concurrent.TimeUnit;
  * profiles (MVStore's code runs with byte[] keys in one row and Strings in another) out of another's measurement.
  * The workers stay up for the whole run and the rounds interleave them: each round runs every row once, in an order
  * rotated by one each round, and every row of a round looks up the same keys (a key file written for the round).
+ *
+ * <p>The first rounds warm the workers up and are not counted. Every JVM worker runs with the same fixed, pre-touched
+ * heap and the same collector ({@link #heapOptions}), and every worker with a collector collects before each round's
+ * timed work ({@link #settle}): a heap that grew round by round made the JVM rows touch fresh memory (slow on this
+ * kind of virtual machine) in some rounds and not in others, and the previous rounds' stores, left in the old
+ * generation, were collected in whichever round a concurrent cycle fell.
  */
 public final class KvBench {
     static final String SCRIPT = "uri:classloader:/io/sluice/bench/jruby/kv_bench.rb";
@@ -75,18 +81,46 @@ public final class KvBench {
      * @param pstoreN  entries loaded by PStore (0: no PStore row)
      * @param gets     random gets per round
      * @param scans    scans of 100 per round
-     * @param rounds   measured rounds, after one rehearsal
+     * @param rounds   measured rounds, after the warm-up rounds
+     * @param warmup   rounds run first and not counted (at least one: the first round compiles the code)
+     * @param heap     the heap of every JVM worker, fixed and touched at start, in the JVM's size syntax ({@code 3g})
      * @param dir      where the files go
      * @param jrubyJar the jruby-complete jar, or null to find the one the build copied
      */
-    public record Options(int n, int pstoreN, int gets, int scans, int rounds, Path dir, Path jrubyJar) {
+    public record Options(int n, int pstoreN, int gets, int scans, int rounds, int warmup, String heap, Path dir,
+            Path jrubyJar) {
         /** Checks the numbers. */
         public Options {
-            if (n < 1 || pstoreN < 0 || gets < 1 || scans < 1 || rounds < 1) {
-                throw new IllegalArgumentException("--n, --gets, --scans and --rounds must be positive");
+            if (n < 1 || pstoreN < 0 || gets < 1 || scans < 1 || rounds < 1 || warmup < 1) {
+                throw new IllegalArgumentException("--n, --gets, --scans, --rounds and --warmup must be positive");
+            }
+            if (heap == null || !heap.matches("[1-9][0-9]*[kKmMgG]?")) {
+                throw new IllegalArgumentException("--heap must be a size such as 3g or 2048m, not " + heap);
             }
         }
+
+        /** The defaults of {@code sluice bench kv} but the sizes: {@value #WARMUP} warm-up rounds, a 4 GB heap. */
+        public Options(int n, int pstoreN, int gets, int scans, int rounds, Path dir, Path jrubyJar) {
+            this(n, pstoreN, gets, scans, rounds, WARMUP, HEAP, dir, jrubyJar);
+        }
+
+        /** Whether round {@code round} (0 first) is counted: the warm-up rounds come first. */
+        public boolean measured(int round) {
+            return round >= warmup;
+        }
     }
+
+    /**
+     * Warm-up rounds by default: two, as the JIT compilers still spent 300 to 600 ms of CPU in a load after the first
+     * round (in the second, third or fourth round of a run), recompiling the stores' code.
+     */
+    public static final int WARMUP = 2;
+    /**
+     * The JVM workers' heap by default. A store's page cache is an eighth of the heap: 512 MB, room for the decoded
+     * pages of the default 5 M entries (about 90 MB a million; with 3 GB, gets at 5 M took a fifth more CPU in a run
+     * here). Every JVM worker pre-touches its heap, so the four hold 16 GB for the run.
+     */
+    public static final String HEAP = "4g";
 
     /** One measured run: operations, wall seconds, the entries in the store, and the worker process's CPU seconds. */
     record Sample(long ops, double seconds, long n, double cpuSeconds) {
@@ -104,7 +138,7 @@ public final class KvBench {
      * could not run here with the reason.
      */
     public record Result(Map<String, Map<String, List<Sample>>> samples, Map<String, Long> sizes,
-            Map<String, String> skipped) {
+            Map<String, String> skipped, Options options) {
     }
 
     /** A row's worker process: one command line in, sample lines out (the protocol of kv_bench.rb). */
@@ -182,7 +216,7 @@ public final class KvBench {
                     case "error" -> throw new IOException("sluice bench kv: " + row + ", round " + round + ": "
                             + (f.length > 1 ? f[1] : "failed"));
                     case "sample" -> {
-                        if (f.length == 8 && Integer.parseInt(f[3]) > 0) {
+                        if (f.length == 8 && o.measured(Integer.parseInt(f[3]))) {
                             add(samples, f[1], f[2], new Sample(Long.parseLong(f[4]), Double.parseDouble(f[5]),
                                     Long.parseLong(f[6]), Double.parseDouble(f[7])));
                         }
@@ -240,7 +274,7 @@ public final class KvBench {
             for (String row : jrubyRows) {
                 start(workers, row, jrubyCommand(o, row), scratch, err);
             }
-            start(workers, JAVA, javaCommand(), scratch, err);
+            start(workers, JAVA, javaCommand(o), scratch, err);
             String why = startMri(workers, scratch, err);
             if (why != null) {
                 skipped.put(KC_MRI, why);
@@ -259,11 +293,12 @@ public final class KvBench {
             List<String> rows = new ArrayList<>(workers.keySet());
             Random rng = new Random(42);
             Path keys = scratch.resolve("keys");
-            for (int round = 0; round <= o.rounds(); round++) {
+            for (int round = 0; round < o.warmup() + o.rounds(); round++) {
                 writeKeys(keys, rng, o.gets() + o.scans());
                 List<String> order = new ArrayList<>(rows);
                 Collections.rotate(order, -round);
-                err.println("round " + round + (round == 0 ? " (rehearsal)" : "") + ": " + String.join(", ", order));
+                err.println("round " + round + (o.measured(round) ? "" : " (warm-up, not counted)") + ": "
+                        + String.join(", ", order));
                 err.flush();
                 for (String row : order) {
                     int count = row.equals(PSTORE) ? o.pstoreN() : o.n();
@@ -277,7 +312,7 @@ public final class KvBench {
             }
             deleteTree(scratch);
         }
-        return new Result(samples, sizes, skipped);
+        return new Result(samples, sizes, skipped, o);
     }
 
     private static void start(Map<String, Worker> workers, String row, List<String> command, Path dir,
@@ -415,6 +450,7 @@ public final class KvBench {
             scanKeys[i] = key(idx.getInt() % n);
         }
         Files.deleteIfExists(path);
+        settle();
         try (KvStore kv = KvStore.open(path, true, true, true)) {
             long t = System.nanoTime();
             long c = cpuNanos();
@@ -458,6 +494,15 @@ public final class KvBench {
         }
     }
 
+    /**
+     * A full collection before a round's timed work, so that every round starts from the same heap: without it the
+     * stores of the rounds before stay in the old generation until the collector's next concurrent cycle, whose
+     * mixed collections then fall into whichever round they fall (the MRI worker runs {@code GC.start} alike).
+     */
+    static void settle() {
+        System.gc();
+    }
+
     /** The process's CPU time, every thread's (the collector's and the compiler's too), as the other workers count. */
     private static long cpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
@@ -472,15 +517,34 @@ public final class KvBench {
                 String.format(Locale.ROOT, "%.6f", seconds), Long.toString(n), String.format(Locale.ROOT, "%.6f", cpu)));
     }
 
-    /** The JVM options of the JVM workers, Java's and JRuby's alike. */
-    private static List<String> jvm() {
-        String java = ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        return List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xss2m");
+    /**
+     * The heap and collector of every JVM worker, Java's and JRuby's alike. A fixed heap, touched before the first
+     * round, rather than one that grows: the default started at 384 MB and grew to 4.4 GB over six rounds of 1 M
+     * entries, and each round that grew it touched the new memory for the first time (75,000 to 230,000 page faults
+     * and 0.15 to 0.5 s of system CPU in a load of 0.8 to 1.9 s of CPU; at most a few thousand once the heap is
+     * pre-touched). The young generation fixed at 512 MB: left to G1 in a fixed 4 GB heap it grew so large that the
+     * JRuby rows' gets and scans, which allocate a few objects a call, took half as much CPU again as with the
+     * default heap (the Sluice::DB worker at 200 K entries: scans 550 to 680 ms of CPU against 400 to 440), and with
+     * 512 MB they took 240 to 320 ms. G1 by name, since the JVM picks the serial collector on a machine it finds small.
+     */
+    static List<String> heapOptions(Options o) {
+        return List.of("-Xms" + o.heap(), "-Xmx" + o.heap(), "-Xmn" + YOUNG, "-XX:+AlwaysPreTouch", "-XX:+UseG1GC");
     }
 
-    static List<String> javaCommand() throws IOException {
-        List<String> c = new ArrayList<>(jvm());
+    /** The JVM workers' young generation (see {@link #heapOptions}). */
+    static final String YOUNG = "512m";
+
+    /** The JVM options of the JVM workers, Java's and JRuby's alike. */
+    private static List<String> jvm(Options o) {
+        String java = ProcessHandle.current().info().command()
+                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> c = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xss2m"));
+        c.addAll(heapOptions(o));
+        return c;
+    }
+
+    static List<String> javaCommand(Options o) throws IOException {
+        List<String> c = new ArrayList<>(jvm(o));
         c.addAll(List.of("-cp", String.join(File.pathSeparator, codeSource(KvBench.class), codeSource(KvStore.class),
                 codeSource(org.h2.mvstore.MVStore.class)), KvBench.class.getName()));
         return c;
@@ -492,7 +556,7 @@ public final class KvBench {
                 codeSource(KvStore.class), codeSource(io.sluice.maf.MafParser.class),
                 codeSource(org.h2.mvstore.MVStore.class));
         // compile.mode=FORCE, as in `bench jruby`: the measured loops run once per round, below JRuby's JIT threshold.
-        List<String> c = new ArrayList<>(jvm());
+        List<String> c = new ArrayList<>(jvm(o));
         c.addAll(List.of("-Djruby.compile.mode=FORCE", "-cp", classPath, "org.jruby.Main",
                 "-e", "load '" + SCRIPT + "'; SluiceKvBench.main(ARGV)", "--", "--rows", row));
         return c;
@@ -507,9 +571,10 @@ public final class KvBench {
     }
 
     /**
-     * One table per operation, fastest first: medians and spreads of the wall-clock rate, the rate per second of the
-     * worker's CPU time, its share of the wall time, and ratios to the Java row, to Kyoto Cabinet from MRI and to
-     * the automatic conversion; then file sizes and the rows skipped, with why.
+     * One table per operation, fastest first: median, slowest and fastest round and spread of the wall-clock rate, the
+     * rate per second of the worker's CPU time, its share of the wall time, and ratios to the Java row, to Kyoto
+     * Cabinet from MRI and to the automatic conversion; then file sizes, what each row ran with, and the rows skipped,
+     * with why.
      */
     public static void table(Result r, PrintWriter out) {
         for (String op : OPS) {
@@ -518,19 +583,22 @@ public final class KvBench {
                 case "get" -> "gets/s";
                 default -> "scans/s";
             };
-            out.printf(Locale.ROOT, "%n%s (%s; medians of %d rounds after a rehearsal)%n", op, unit,
-                    rounds(r, op));
-            TextTable table = new TextTable("", List.of("", "entries", unit, "spread", "per cpu-s", "cpu", "x Java",
-                    "x KC-MRI", "x autoconv"),
+            int warmup = r.options().warmup();
+            out.printf(Locale.ROOT, "%n%s (%s; medians of %d rounds after %d warm-up round%s)%n", op, unit,
+                    rounds(r, op), warmup, warmup == 1 ? "" : "s");
+            TextTable table = new TextTable("", List.of("", "entries", unit, "min", "max", "spread", "per cpu-s", "cpu",
+                    "x Java", "x KC-MRI", "x autoconv"),
                     List.of(TextTable.Align.LEFT, TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
                             TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
-                            TextTable.Align.RIGHT, TextTable.Align.RIGHT));
+                            TextTable.Align.RIGHT, TextTable.Align.RIGHT, TextTable.Align.RIGHT,
+                            TextTable.Align.RIGHT));
             List<String> rows = new ArrayList<>(r.samples().keySet());
             rows.removeIf(row -> r.samples().get(row).get(op) == null);
             rows.sort(Comparator.comparingDouble((String row) -> median(r, row, op)).reversed());
             for (String row : rows) {
                 List<Sample> s = r.samples().get(row).get(op);
                 table.row(row, Long.toString(s.get(0).n()), String.format(Locale.ROOT, "%.0f", median(r, row, op)),
+                        String.format(Locale.ROOT, "%.0f", min(s)), String.format(Locale.ROOT, "%.0f", max(s)),
                         String.format(Locale.ROOT, "%.1f%%", spread(s) * 100),
                         rate(median(s, Sample::opsPerCpuSec)),
                         String.format(Locale.ROOT, "%.0f%%", cpuShare(s) * 100), fmt(ratio(r, row, JAVA, op)),
@@ -544,13 +612,20 @@ public final class KvBench {
                 List.of(TextTable.Align.LEFT, TextTable.Align.RIGHT));
         r.sizes().forEach((row, size) -> sizes.row(row, String.format(Locale.ROOT, "%,d", size)));
         sizes.print(out);
+        out.println();
+        out.println("ran with:");
+        TextTable with = new TextTable("  ", List.of("row", "runtime, and before each round's timed work"),
+                List.of(TextTable.Align.LEFT, TextTable.Align.LEFT));
+        r.samples().keySet().forEach(row -> with.row(row, ranWith(row, r.options())));
+        with.print(out);
         r.skipped().forEach((row, why) -> out.println("no " + row + " row: " + why));
         out.println();
-        out.println("spread is (max - min) / median. Every row runs in a process of its own, all started first; each");
-        out.println("round runs every row once, the order rotated by one each round, on the same keys. per cpu-s is the");
-        out.println("rate per second of the process's CPU time (every thread's), cpu that time over the wall time:");
-        out.println("below 100% the process waited (other processes on the cores), above it other threads (GC, JIT)");
-        out.println("worked beside the measured one. PStore scans sort its keys first (a Hash has no order).");
+        out.println("min and max are the slowest and the fastest round, spread (max - min) / median. Every row runs");
+        out.println("in a process of its own, all started first; each round runs every row once, the order rotated by");
+        out.println("one each round, on the same keys. per cpu-s is the rate per second of the process's CPU time");
+        out.println("(every thread's), cpu that time over the wall time: below 100% the process waited (other");
+        out.println("processes on the cores), above it other threads (GC, JIT) worked beside the measured one. The");
+        out.println("warm-up rounds are not counted. PStore scans sort its keys first (a Hash has no order).");
         out.flush();
     }
 
@@ -579,8 +654,7 @@ public final class KvBench {
                                 + "\"ratioToKyotoMri\": %s, \"ratioToAutoconv\": %s, \"opsPerCpuMs\": %s, "
                                 + "\"cpuShare\": %.4f, \"fileBytes\": %s}",
                         row, op, s.get(0).n(), median(r, row, op) / 1000, spread(s), s.size(),
-                        s.stream().mapToDouble(Sample::opsPerSec).min().orElse(0) / 1000,
-                        s.stream().mapToDouble(Sample::opsPerSec).max().orElse(0) / 1000, JAVA,
+                        min(s) / 1000, max(s) / 1000, JAVA,
                         num(ratio(r, row, JAVA, op)), num(ratio(r, row, JAVA, op)), num(ratio(r, row, KC_MRI, op)),
                         num(ratio(r, row, AUTO, op)), num(median(s, Sample::opsPerCpuSec) / 1000), cpuShare(s),
                         bytes == null ? "null" : bytes.toString()));
@@ -590,6 +664,26 @@ public final class KvBench {
         out.println(String.join(",\n", lines));
         out.println("]");
         out.flush();
+    }
+
+    /** What a row's worker runs on and does before each round's timed work, for the table. */
+    static String ranWith(String row, Options o) {
+        return switch (row) {
+            case KC_CPP -> "C++ (g++ -O2), no collector";
+            case KC_MRI -> "MRI; GC.start";
+            default -> (row.equals(JAVA) ? "JVM " : "JRuby on a JVM ") + String.join(" ", heapOptions(o))
+                    + "; System.gc()";
+        };
+    }
+
+    /** The slowest round's rate. */
+    static double min(List<Sample> s) {
+        return s.stream().mapToDouble(Sample::opsPerSec).min().orElse(Double.NaN);
+    }
+
+    /** The fastest round's rate. */
+    static double max(List<Sample> s) {
+        return s.stream().mapToDouble(Sample::opsPerSec).max().orElse(Double.NaN);
     }
 
     /** The process's CPU seconds over the wall seconds, all rounds together. */
@@ -621,7 +715,7 @@ public final class KvBench {
         return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
-    private static double spread(List<Sample> s) {
+    static double spread(List<Sample> s) {
         double[] v = s.stream().mapToDouble(Sample::opsPerSec).toArray();
         double[] sorted = v.clone();
         Arrays.sort(sorted);

@@ -17,7 +17,8 @@
 # row of a round looks up the same keys. For each run it writes on standard output
 # "sample <row> <op> <round> <ops> <seconds> <n> <cpu seconds>" for load, get and scan (cpu: the whole process's,
 # which for a JVM includes its collector and compiler threads), "size <row> <bytes>" (the file after close), then
-# "done", or "error <message>". Progress goes to standard error.
+# "done", or "error <message>". Progress goes to standard error. Each run collects garbage before its timed work, so
+# that no round pays for the rounds before it (KvBench's settle does the same in the Java worker).
 
 require "fileutils"
 
@@ -167,9 +168,18 @@ module SluiceKvBench
     def self.cpu
       java.lang.management.ManagementFactory.getOperatingSystemMXBean.getProcessCpuTime / 1e9
     end
+
+    # A full collection of the JVM's heap, as the Java worker makes: the old stores leave the old generation.
+    def self.settle
+      java.lang.System.gc
+    end
   else
     def self.cpu
       Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+    end
+
+    def self.settle
+      GC.start(full_mark: true, immediate_sweep: true)
     end
   end
 
@@ -199,6 +209,7 @@ module SluiceKvBench
     get_keys = idx[0, gets].map { |i| key(i % count) }
     scan_keys = idx[gets, scans].map { |i| key(i % count) }
     FileUtils.rm_f(path)
+    settle
     handle = measure(name, "load", round, count, count) { row[:load].call(path, count) }
     found = measure(name, "get", round, gets, count) { row[:get].call(handle, get_keys) }
     raise "#{name}: #{found} of #{gets} keys found" unless found == gets

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KvBenchTest {
     @Test
     void everyRowRunsEveryOperationAndTheTableHasNoInternalTargets(@TempDir Path tmp) throws Exception {
-        KvBench.Options o = new KvBench.Options(3000, 500, 200, 20, 1, tmp, null);
+        KvBench.Options o = new KvBench.Options(3000, 500, 200, 20, 1, 2, "1g", tmp, null);
         StringWriter progress = new StringWriter();
         KvBench.Result r = KvBench.run(o, new PrintWriter(progress, true));
         Set<String> expected = new java.util.HashSet<>(Set.of(KvBench.SLUICE, KvBench.AUTO, KvBench.PSTORE,
@@ -44,9 +44,13 @@ class KvBenchTest {
         // The workers' progress comes to the caller's writer too, not to this JVM's standard error.
         assertTrue(progress.toString().contains("  " + KvBench.SLUICE + ": worker " + KvBench.SLUICE + ": jruby"),
                 progress::toString);
-        // Every round runs every row, in an order rotated by one each round.
+        // Every round runs every row, in an order rotated by one each round; the two warm-up rounds come first and
+        // their samples are dropped (one sample per row and operation above).
         List<String> rounds = progress.toString().lines().filter(l -> l.startsWith("round ")).toList();
-        assertEquals(2, rounds.size(), progress::toString);
+        assertEquals(3, rounds.size(), progress::toString);
+        assertTrue(rounds.get(0).startsWith("round 0 (warm-up, not counted): "), rounds::toString);
+        assertTrue(rounds.get(1).startsWith("round 1 (warm-up, not counted): "), rounds::toString);
+        assertTrue(rounds.get(2).startsWith("round 2: "), rounds::toString);
         List<String> first = List.of(rounds.get(0).substring(rounds.get(0).indexOf(": ") + 2).split(", "));
         List<String> second = List.of(rounds.get(1).substring(rounds.get(1).indexOf(": ") + 2).split(", "));
         assertEquals(expected, Set.copyOf(first));
@@ -58,6 +62,16 @@ class KvBenchTest {
         assertFalse(table.toString().contains("targets"), table::toString);
         assertFalse(table.toString().contains("met\n"), table::toString);
         assertTrue(table.toString().contains("x autoconv"), table::toString);
+        assertTrue(table.toString().contains("medians of 1 rounds after 2 warm-up rounds"), table::toString);
+        // Every JVM worker started with the heap asked for, and the table says so.
+        assertTrue(progress.toString().contains("sluice bench kv: " + KvBench.JAVA + ": "), progress::toString);
+        for (String row : List.of(KvBench.SLUICE, KvBench.JAVA)) {
+            String started = progress.toString().lines().filter(l -> l.startsWith("sluice bench kv: " + row + ": "))
+                    .findFirst().orElseThrow();
+            assertTrue(started.contains(" -Xms1g -Xmx1g -Xmn512m -XX:+AlwaysPreTouch -XX:+UseG1GC "), started);
+        }
+        assertTrue(table.toString().contains("-Xms1g -Xmx1g -Xmn512m -XX:+AlwaysPreTouch -XX:+UseG1GC; System.gc()"),
+                table::toString);
         StringWriter json = new StringWriter();
         KvBench.json(r, new PrintWriter(json, true));
         String j = json.toString();
@@ -102,6 +116,65 @@ class KvBenchTest {
         } else {
             System.setProperty(property, value);
         }
+    }
+
+    @Test
+    void everyJvmRowGetsTheSameFixedPreTouchedHeapAndCollector(@TempDir Path tmp) throws Exception {
+        KvBench.Options o = new KvBench.Options(1000, 0, 10, 1, 1, 1, "2g", tmp, null);
+        List<String> heap = List.of("-Xms2g", "-Xmx2g", "-Xmn512m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC");
+        List<String> javaRow = KvBench.javaCommand(o);
+        List<String> jruby = KvBench.jrubyCommand(o, KvBench.SLUICE);
+        // The options go before the main class, where the JVM reads them rather than passing them to main.
+        int inJava = java.util.Collections.indexOfSubList(javaRow, heap);
+        int inJRuby = java.util.Collections.indexOfSubList(jruby, heap);
+        assertTrue(inJava > 0 && inJava < javaRow.indexOf(KvBench.class.getName()), javaRow::toString);
+        assertTrue(inJRuby > 0 && inJRuby < jruby.indexOf("org.jruby.Main"), jruby::toString);
+        assertEquals(KvBench.ranWith(KvBench.JAVA, o).replace("JVM ", ""),
+                KvBench.ranWith(KvBench.SLUICE, o).replace("JRuby on a JVM ", ""));
+        assertEquals("C++ (g++ -O2), no collector", KvBench.ranWith(KvBench.KC_CPP, o));
+    }
+
+    @Test
+    void warmUpRoundsComeFirstAndAreNotCounted(@TempDir Path tmp) {
+        KvBench.Options o = new KvBench.Options(1000, 0, 10, 1, 3, 2, "1g", tmp, null);
+        assertFalse(o.measured(0));
+        assertFalse(o.measured(1));
+        assertTrue(o.measured(2));
+        assertTrue(o.measured(4));
+        assertEquals(KvBench.WARMUP, new KvBench.Options(1000, 0, 10, 1, 3, tmp, null).warmup());
+        assertEquals(KvBench.HEAP, new KvBench.Options(1000, 0, 10, 1, 3, tmp, null).heap());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new KvBench.Options(1000, 0, 10, 1, 3, 0, "1g", tmp, null));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new KvBench.Options(1000, 0, 10, 1, 3, 1, "-Xmx1g", tmp, null));
+        assertTrue(e.getMessage().contains("--heap") && e.getMessage().contains("-Xmx1g"), e::getMessage);
+    }
+
+    @Test
+    void theTableGivesEachRowsMedianSlowestAndFastestRoundAndSpread(@TempDir Path tmp) {
+        // Three rounds of 1000 entries in 1 s, 0.5 s and 2 s: 1000, 2000 and 500 entries/s.
+        Map<String, List<KvBench.Sample>> ops = new java.util.LinkedHashMap<>();
+        for (String op : List.of("load", "get", "scan")) {
+            ops.put(op, List.of(new KvBench.Sample(1000, 1.0, 1000, 1.0), new KvBench.Sample(1000, 0.5, 1000, 0.5),
+                    new KvBench.Sample(1000, 2.0, 1000, 1.0)));
+        }
+        KvBench.Options o = new KvBench.Options(1000, 0, 10, 1, 3, 2, "3g", tmp, null);
+        KvBench.Result r = new KvBench.Result(Map.of(KvBench.JAVA, ops), Map.of(KvBench.JAVA, 4096L), Map.of(), o);
+        assertEquals(500, KvBench.min(ops.get("load")));
+        assertEquals(2000, KvBench.max(ops.get("load")));
+        assertEquals(1.5, KvBench.spread(ops.get("load")), 1e-9);
+        StringWriter table = new StringWriter();
+        KvBench.table(r, new PrintWriter(table, true));
+        String t = table.toString();
+        assertTrue(t.contains("load (entries/s; medians of 3 rounds after 2 warm-up rounds)"), t);
+        assertTrue(t.lines().anyMatch(l -> l.matches(KvBench.JAVA + " +1000 +1000 +500 +2000 +150\\.0% .*")), t);
+        assertTrue(t.matches("(?s).*\\bmin +max +spread\\b.*"), t);
+        assertTrue(t.contains(KvBench.JAVA + "  JVM -Xms3g -Xmx3g -Xmn512m -XX:+AlwaysPreTouch -XX:+UseG1GC; "
+                + "System.gc()"), t);
+        StringWriter json = new StringWriter();
+        KvBench.json(r, new PrintWriter(json, true));
+        assertTrue(json.toString().contains("\"opsPerMs\": 1.000, \"mbPerSec\": null, \"spread\": 1.5000, "
+                + "\"rounds\": 3, \"opsPerMsMin\": 0.500, \"opsPerMsMax\": 2.000"), json::toString);
     }
 
     @Test
