@@ -510,8 +510,8 @@ class MainTest {
             n++;
             assertTrue(Double.parseDouble(m.group(2)) > 0, m.group());
         }
-        // every writer, on a new and a cached file; the io_uring writers only where io_uring runs
-        assertEquals(2 * (io.sluice.Engine.IO_URING.isAvailable() ? 8 : 6), n, rows);
+        // every writer (AUTO's among them), on a new and a cached file; the io_uring writers only where io_uring runs
+        assertEquals(2 * (io.sluice.Engine.IO_URING.isAvailable() ? 9 : 7), n, rows);
         assertTrue(out.toString().contains("seqwrite 4 KiB, cached file, 1 thread"), out::toString);
         try (var left = Files.list(data)) {
             assertEquals(0, left.count(), "the benchmark must remove its files");
@@ -593,9 +593,9 @@ class MainTest {
                 "randread-vthreads/jdk-aligned/5/false/1/jdk-aligned", "randread-vthreads/IO_URING/5/false/1/jdk-aligned",
                 "randread-vthreads/jdk-direct/5/true/1/jdk-direct", "randread-vthreads/IO_URING/5/true/1/jdk-direct",
                 "randwrite/jdk-aligned/1/false/1/jdk-aligned", "randwrite/IO_URING/1/false/1/jdk-aligned",
-                "randwrite/IO_URING/1/false/4/jdk-aligned",
+                "randwrite/IO_URING/1/false/4/jdk-aligned", "randwrite/AUTO/1/false/1/jdk-aligned",
                 "randwrite/jdk-aligned/3/false/1/jdk-aligned", "randwrite/IO_URING/3/false/1/jdk-aligned",
-                "randwrite/IO_URING/3/false/4/jdk-aligned"), seen, rows);
+                "randwrite/IO_URING/3/false/4/jdk-aligned", "randwrite/AUTO/3/false/1/jdk-aligned"), seen, rows);
         assertTrue(out.toString().contains("randread-vthreads 4 KiB, O_DIRECT, 5 threads"), out::toString);
         assertTrue(out.toString().contains("randwrite 4 KiB, cached file, 3 threads"), out::toString);
         assertTrue(err.toString().contains("then reads on 5 virtual threads, random writes on threads [1, 3]"),
