@@ -691,14 +691,6 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         return file.asSlice(dataStart(i), cen.compressedSizes[i]);
     }
 
-    /** Entry i's extra field in the central directory, copied out of the mapping. */
-    byte[] centralExtra(int i) {
-        long header = cen.headerPositions[i];
-        ByteBuffer h = ByteBuffer.wrap(bytes(header, ZipLayout.CENHDR)).order(ByteOrder.LITTLE_ENDIAN);
-        int extraLen = Short.toUnsignedInt(h.getShort(ZipLayout.CENEXT));
-        return bytes(header + ZipLayout.CENHDR + Short.toUnsignedInt(h.getShort(ZipLayout.CENNAM)), extraLen);
-    }
-
     /** A copy of the archive's bytes at {@code position}; for comments, which come with no IOException. */
     private byte[] bytes(long position, int length) {
         ensureOpenUnchecked();

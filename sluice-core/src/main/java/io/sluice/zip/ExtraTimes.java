@@ -1,5 +1,9 @@
 package io.sluice.zip;
 
+import static io.sluice.zip.ZipLayout.u16;
+import static io.sluice.zip.ZipLayout.u32;
+import static io.sluice.zip.ZipLayout.u64;
+
 import java.nio.file.attribute.FileTime;
 import java.util.concurrent.TimeUnit;
 
@@ -12,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ExtraTimes {
     private static final int NTFS = 0x000a;
-    private static final int EXTENDED = 0x5455;
+    private static final int EXTENDED = ZipLayout.EXTENDED_TIMESTAMP_EXTRA;
     /** 1601-01-01, where Windows counts from, in microseconds from 1970-01-01. */
     private static final long WINDOWS_EPOCH_MICROS = -11_644_473_600_000_000L;
 
@@ -32,7 +36,7 @@ final class ExtraTimes {
         FileTime a = null;
         FileTime c = null;
         byte[] x = zip.extraField(entry, false);
-        for (int p = 0, next; (next = fieldEnd(x, p)) >= 0; p = next) {
+        for (int p = 0, next; (next = ZipLayout.extraFieldEnd(x, p)) >= 0; p = next) {
             int id = u16(x, p);
             int data = p + 4;
             int size = next - data;
@@ -70,7 +74,7 @@ final class ExtraTimes {
     private static FileTime[] localAccessAndCreation(ConcurrentZipFile zip, ConcurrentZipFile.Entry entry) {
         FileTime[] out = new FileTime[2];
         byte[] x = zip.extraField(entry, true);
-        for (int p = 0, next; (next = fieldEnd(x, p)) >= 0; p = next) {
+        for (int p = 0, next; (next = ZipLayout.extraFieldEnd(x, p)) >= 0; p = next) {
             int id = u16(x, p);
             int data = p + 4;
             int size = next - data;
@@ -94,15 +98,6 @@ final class ExtraTimes {
         return out;
     }
 
-    /** Where the extra field that begins at {@code p} ends, or -1 when no whole field begins there. */
-    private static int fieldEnd(byte[] x, int p) {
-        if (p + 4 > x.length) {
-            return -1;
-        }
-        int end = p + 4 + u16(x, p + 2);
-        return end <= x.length ? end : -1;
-    }
-
     private static FileTime unix(long seconds) {
         return FileTime.fromMillis(TimeUnit.SECONDS.toMillis(seconds));
     }
@@ -110,17 +105,5 @@ final class ExtraTimes {
     private static FileTime windows(long hundredNanos) {
         // Milliseconds, as the JDK's zip file system keeps them.
         return FileTime.fromMillis(TimeUnit.MICROSECONDS.toMillis(hundredNanos / 10 + WINDOWS_EPOCH_MICROS));
-    }
-
-    private static int u16(byte[] b, int at) {
-        return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8;
-    }
-
-    private static long u32(byte[] b, int at) {
-        return u16(b, at) | (long) u16(b, at + 2) << 16;
-    }
-
-    private static long u64(byte[] b, int at) {
-        return u32(b, at) | u32(b, at + 4) << 32;
     }
 }

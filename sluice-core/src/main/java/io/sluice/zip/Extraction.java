@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -414,7 +413,7 @@ final class Extraction {
                 posix.setPermissions(now);
             }
         }
-        FileTime t = modified(i, e);
+        FileTime t = modified(e);
         if (t != null) {
             Files.getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
                     .setTimes(t, t, null);
@@ -437,20 +436,13 @@ final class Extraction {
      * The modification time: the extended timestamp field's, when the central directory has one with it, else the
      * MS-DOS fields'.
      */
-    private FileTime modified(int i, ConcurrentZipFile.Entry e) {
-        byte[] extra = zip.centralExtra(i);
-        ByteBuffer b = ByteBuffer.wrap(extra).order(ByteOrder.LITTLE_ENDIAN);
-        while (b.remaining() >= 4) {
-            int id = Short.toUnsignedInt(b.getShort());
-            int len = Short.toUnsignedInt(b.getShort());
-            if (len > b.remaining()) {
-                break;
-            }
-            if (id == ZipLayout.EXTENDED_TIMESTAMP_EXTRA && len >= 5 && (b.get(b.position()) & 1) != 0) {
+    private FileTime modified(ConcurrentZipFile.Entry e) {
+        byte[] x = zip.extraField(e, false);
+        for (int p = 0, next; (next = ZipLayout.extraFieldEnd(x, p)) >= 0; p = next) {
+            if (ZipLayout.u16(x, p) == ZipLayout.EXTENDED_TIMESTAMP_EXTRA && next - p >= 4 + 5 && (x[p + 4] & 1) != 0) {
                 // A signed 32-bit Unix time, as Info-ZIP writes it.
-                return FileTime.fromMillis(b.getInt(b.position() + 1) * 1000L);
+                return FileTime.fromMillis((int) ZipLayout.u32(x, p + 5) * 1000L);
             }
-            b.position(b.position() + len);
         }
         return e.getLastModifiedTime();
     }

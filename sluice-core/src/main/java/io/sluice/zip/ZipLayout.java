@@ -29,6 +29,30 @@ final class ZipLayout {
         return s.get(U64, pos);
     }
 
+    static int u16(byte[] b, int at) {
+        return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8;
+    }
+
+    static long u32(byte[] b, int at) {
+        return u16(b, at) | (long) u16(b, at + 2) << 16;
+    }
+
+    static long u64(byte[] b, int at) {
+        return u32(b, at) | u32(b, at + 4) << 32;
+    }
+
+    /**
+     * Where the extra field that begins at {@code p} of an extra block ends (its id at {@code p}, its data from
+     * {@code p + 4}), or -1 when no whole field begins there: the step of every walk over an extra block.
+     */
+    static int extraFieldEnd(byte[] x, int p) {
+        if (p + 4 > x.length) {
+            return -1;
+        }
+        int end = p + 4 + u16(x, p + 2);
+        return end <= x.length ? end : -1;
+    }
+
     // Local file header (4.3.7)
     static final int LOCSIG = 0x04034b50;
     static final int LOCHDR = 30;
