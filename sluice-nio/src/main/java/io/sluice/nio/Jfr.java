@@ -2,6 +2,7 @@ package io.sluice.nio;
 
 import io.sluice.IoCounters;
 import io.sluice.PositionalFile;
+import jdk.jfr.Event;
 import jdk.jfr.FlightRecorder;
 
 /**
@@ -24,23 +25,28 @@ final class Jfr {
     private Jfr() {
     }
 
-    /** A started read event, or null when no recording wants one. */
-    static FileReadEvent beginRead() {
-        if (!READS.isEnabled()) {
-            return null;
-        }
-        FileReadEvent e = new FileReadEvent();
+    private static <E extends Event> E started(E e) {
         e.begin();
         return e;
     }
 
-    /** Ends {@code e} (null: nothing) for a read at {@code position} that returned {@code result} (-1: end of file). */
-    static void endRead(FileReadEvent e, PositionalFile file, long position, long result) {
+    /** Ends {@code e} (null: nothing); whether it is to be committed, its fields to be filled first. */
+    private static boolean ended(Event e) {
         if (e == null) {
-            return;
+            return false;
         }
         e.end();
-        if (e.shouldCommit()) {
+        return e.shouldCommit();
+    }
+
+    /** A started read event, or null when no recording wants one. */
+    static FileReadEvent beginRead() {
+        return READS.isEnabled() ? started(new FileReadEvent()) : null;
+    }
+
+    /** Ends {@code e} (null: nothing) for a read at {@code position} that returned {@code result} (-1: end of file). */
+    static void endRead(FileReadEvent e, PositionalFile file, long position, long result) {
+        if (ended(e)) {
             e.path = file.path().toString();
             e.position = position;
             e.bytes = Math.max(0, result);
@@ -52,21 +58,12 @@ final class Jfr {
 
     /** A started write event, or null when no recording wants one. */
     static FileWriteEvent beginWrite() {
-        if (!WRITES.isEnabled()) {
-            return null;
-        }
-        FileWriteEvent e = new FileWriteEvent();
-        e.begin();
-        return e;
+        return WRITES.isEnabled() ? started(new FileWriteEvent()) : null;
     }
 
     /** Ends {@code e} (null: nothing) for a write of {@code bytes} at {@code position}. */
     static void endWrite(FileWriteEvent e, PositionalFile file, long position, long bytes) {
-        if (e == null) {
-            return;
-        }
-        e.end();
-        if (e.shouldCommit()) {
+        if (ended(e)) {
             e.path = file.path().toString();
             e.position = position;
             e.bytes = bytes;
