@@ -165,11 +165,21 @@ public final class MafLine {
 
     /** The value of {@code key} among the {@code key=value} pairs, or null. */
     public String value(String key) {
-        // The parser's blanks: a '\r' between pairs separates them as a space does.
-        for (String pair : pairs().split("[ \t\r]+")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0 && pair.substring(0, eq).equals(key)) {
-                return pair.substring(eq + 1);
+        // Pairs end where the parser's tokens end (MafParser.blank), so a value is the one the parser checked.
+        for (int p = pairsFrom; p < lineEnd;) {
+            while (p < lineEnd && MafParser.blank(buf[p])) {
+                p++;
+            }
+            int from = p;
+            int eq = -1;
+            while (p < lineEnd && !MafParser.blank(buf[p])) {
+                if (eq < 0 && buf[p] == '=') {
+                    eq = p;
+                }
+                p++;
+            }
+            if (eq > from && string(from, eq).equals(key)) {
+                return string(eq + 1, p);
             }
         }
         return null;

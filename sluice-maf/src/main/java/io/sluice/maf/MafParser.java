@@ -258,7 +258,8 @@ public final class MafParser {
 
     // ---------------------------------------------------------------- lines
 
-    private static boolean blank(byte b) {
+    /** A byte that separates tokens: space, tab, or a carriage return (of a CRLF file, or stray). */
+    static boolean blank(byte b) {
         return b == ' ' || b == '\t' || b == '\r';
     }
 
