@@ -254,6 +254,12 @@ public final class KvStore implements AutoCloseable {
         } catch (RuntimeException e) {
             // MVStore does not guard every step against a damaged or foreign file.
             throw new DamagedStoreException("open(" + p + "): not a readable store file (" + e + ")", e);
+        } catch (OutOfMemoryError e) {
+            // A damaged page can claim a key count in the billions, and MVStore allocates arrays of that size before
+            // it reads a key: that one allocation fails and the heap is as it was. Reported as damage, with the other
+            // reading (a heap too small for the store) named too.
+            throw new DamagedStoreException("open(" + p + "): not a readable store file: a page asks for more memory "
+                    + "than the heap has (" + e.getMessage() + "): a damaged page, or a heap too small for it", e);
         } finally {
             if (!success) {
                 closeQuietly(file);
