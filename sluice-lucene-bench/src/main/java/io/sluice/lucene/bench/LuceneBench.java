@@ -466,15 +466,19 @@ public final class LuceneBench {
         int maxThreads = o.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
         ExecutorService pool = Executors.newFixedThreadPool(maxThreads);
         try {
-            // One untimed pass of each row and workload, so that no row's first sample also compiles the code every
-            // row runs; it also shows early that the rows agree.
-            log.printf(Locale.ROOT, "rehearsal: every row once, warm (%.0f s elapsed)%n", (System.nanoTime() - t0) / 1e9);
+            // Untimed passes of each row and workload at each thread count, so that no row's first samples also
+            // compile the code every row runs (a first run with one pass left the first warm cells at half the rate
+            // of later ones); they also show early that the rows agree.
+            log.printf(Locale.ROOT, "rehearsal: every row at each thread count, warm (%.0f s elapsed)%n",
+                    (System.nanoTime() - t0) / 1e9);
             log.flush();
             warm(index);
             Map<String, Long> expected = new LinkedHashMap<>();
             for (Work w : works.values()) {
-                for (Contender c : contenders) {
-                    check(expected, w.workload(), c, pass(c, index, w, 1, pool));
+                for (int threads : o.threads()) {
+                    for (Contender c : contenders) {
+                        check(expected, w.workload(), c, pass(c, index, w, threads, pool));
+                    }
                 }
             }
             boolean canDrop = CacheAdvice.isSupported();
