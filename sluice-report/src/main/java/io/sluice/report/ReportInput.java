@@ -182,6 +182,9 @@ public final class ReportInput {
             if (URING_WORKLOADS.contains(w)) {
                 return "uring";
             }
+            if (w.startsWith("lucene-")) {
+                return "lucene";
+            }
         }
         for (ReportRow r : rows) {
             String w = r.workload();

@@ -54,7 +54,14 @@ public record SectionInfo(String name, String title, String description, boolean
             new SectionInfo("kv", "Sluice::DB, an ordered key-value store for JRuby",
                     "sluice bench kv. Bulk load, random gets and 100-entry scans of a MAF-index-shaped store: "
                             + "Sluice::DB from JRuby, the same MVStore through JRuby's automatic String conversion, "
-                            + "KvStore from Java, and Ruby's PStore.", true));
+                            + "KvStore from Java, and Ruby's PStore.", true),
+            // Not part of bench all (it runs from a checkout, in a JVM of its own): shown after the sections that are.
+            new SectionInfo("lucene", "Lucene's directories on the JDK's file system and on Sluice's",
+                    "sluice bench lucene. One index of a generated text corpus searched through Lucene's "
+                            + "MMapDirectory and NIOFSDirectory on the JDK's default file system (jdk-) and on "
+                            + "sluice-nio's file system per engine (sluice-): top-10 term queries, phrases and boolean "
+                            + "queries, and fetches of a page of 10 documents' stored fields and doc values, page cache "
+                            + "warm and cold. The charts show operations (queries, or pages) per millisecond.", true));
 
     /** The section's description, or a plain one for a section this list does not know. */
     public static SectionInfo of(String name) {

@@ -174,6 +174,7 @@ class ReportPageTest {
             {"maf-parse", "{}", "chunks"},
             {"kv-get", "{}", "kv"},
             {"1brc", "{}", "scan"},
+            {"lucene-fetch", "{\"cache\": \"cold\", \"baseline\": \"jdk-NIOFSDirectory\"}", "lucene"},
             {"lines", "{}", "other"},
         };
         for (String[] c : cases) {
