@@ -555,7 +555,8 @@ public final class KvBench {
                 codeSource(KvBench.class), JRubyBench.bindingJar().toString(), codeSource(PositionalFile.class),
                 codeSource(KvStore.class), codeSource(io.sluice.maf.MafParser.class),
                 codeSource(org.h2.mvstore.MVStore.class));
-        // compile.mode=FORCE, as in `bench jruby`: the measured loops run once per round, below JRuby's JIT threshold.
+        // compile.mode=FORCE, as for `bench jruby`'s reads: the measured loops run once per round, below JRuby's JIT
+        // threshold. (Their inner blocks would reach it; run with JRuby's own mode, the scans were no faster.)
         List<String> c = new ArrayList<>(jvm(o));
         c.addAll(List.of("-Djruby.compile.mode=FORCE", "-cp", classPath, "org.jruby.Main",
                 "-e", "load '" + SCRIPT + "'; SluiceKvBench.main(ARGV)", "--", "--rows", row));

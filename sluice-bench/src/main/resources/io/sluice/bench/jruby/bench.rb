@@ -279,6 +279,13 @@ module SluiceBench
     File.delete(target) if target && File.exist?(target)
   end
 
+  # Which measurements this JRuby runs, when not all: `sluice bench jruby` runs writes and reads in JVMs of their own.
+  def side(options)
+    return " (writes)" if options[:writes] && !options[:reads]
+    return " (reads)" if options[:reads] && !options[:writes]
+    ""
+  end
+
   def names(list, known)
     list.split(",").each do |n|
       raise ArgumentError, "unknown contender '#{n}': expected one of #{known.keys.join(', ')}" unless known.key?(n)
@@ -302,7 +309,7 @@ module SluiceBench
       end
     end
     $stdout.puts ["info", "jruby", "#{JRUBY_VERSION} (Ruby #{RUBY_VERSION}) on Java #{ENV_JAVA['java.version']}, " \
-                  "compile mode #{JRuby.runtime.instance_config.compile_mode}, " \
+                  "compile mode #{JRuby.runtime.instance_config.compile_mode}#{side(options)}, " \
                   "native access #{Sluice.native_access? ? 'on' : 'off'}"].join("\t")
     warm_up(options[:dir], options[:size], options[:chunks], options[:writes] ? options[:writers] : [],
             options[:reads] ? options[:readers] : [])

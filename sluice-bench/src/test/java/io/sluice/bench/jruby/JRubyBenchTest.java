@@ -98,9 +98,14 @@ class JRubyBenchTest {
         Path jar = Files.createFile(tmp.resolve("jruby-complete-10.0.6.0.jar"));
         JRubyBench.Options o = new JRubyBench.Options(1 << 20, tmp, List.of(1024, 4096), 3, true, false,
                 List.of("Sluice::MappedWriter", "ruby-File"), jar);
-        List<String> c = JRubyBench.command(o);
+        List<List<String>> children = JRubyBench.commands(o);
+        assertEquals(1, children.size(), children::toString);
+        List<String> c = children.get(0);
         assertTrue(c.contains("--enable-native-access=ALL-UNNAMED"), c::toString);
-        assertTrue(c.contains("-Djruby.compile.mode=FORCE"), c::toString);
+        // Writes as the seed's harness runs them: JRuby's own compile mode (FORCE halved every writer's speed).
+        assertTrue(c.stream().noneMatch(a -> a.startsWith("-Djruby.compile.mode")), c::toString);
+        assertEquals("true", c.get(c.indexOf("--writes") + 1), c::toString);
+        assertEquals("false", c.get(c.indexOf("--reads") + 1), c::toString);
         String classPath = c.get(c.indexOf("-cp") + 1);
         for (String entry : classPath.split(java.io.File.pathSeparator)) {
             assertTrue(Files.exists(Path.of(entry)), entry);
@@ -115,6 +120,28 @@ class JRubyBenchTest {
         assertEquals("Sluice::MappedWriter,ruby-File", c.get(c.indexOf("--writers") + 1));
         assertEquals("false", c.get(c.indexOf("--reads") + 1));
         assertTrue(!c.contains("--readers"), c::toString);
+    }
+
+    @Test
+    void writesAndReadsRunInJvmsOfTheirOwnEachWithItsCompileMode(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        Path jar = Files.createFile(tmp.resolve("jruby-complete-10.0.6.0.jar"));
+        JRubyBench.Options o = new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of(), jar);
+        List<List<String>> children = JRubyBench.commands(o);
+        assertEquals(2, children.size(), children::toString);
+        List<String> writes = children.get(0);
+        List<String> reads = children.get(1);
+        assertEquals("true", writes.get(writes.indexOf("--writes") + 1));
+        assertEquals("false", writes.get(writes.indexOf("--reads") + 1));
+        assertTrue(writes.stream().noneMatch(a -> a.startsWith("-Djruby.compile.mode")), writes::toString);
+        assertEquals("false", reads.get(reads.indexOf("--writes") + 1));
+        assertEquals("true", reads.get(reads.indexOf("--reads") + 1));
+        assertTrue(reads.contains("-Djruby.compile.mode=FORCE"), reads::toString);
+        // Each child's info line names its side; the result keeps both.
+        JRubyBench.Result r = JRubyBench.parse(List.of(
+                "info\tjruby\t10.0.6.0 (Ruby 3.4.5) on Java 25, compile mode JIT (writes), native access on",
+                "info\tjruby\t10.0.6.0 (Ruby 3.4.5) on Java 25, compile mode FORCE (reads), native access on"));
+        assertTrue(r.runtime().contains("JIT (writes)") && r.runtime().contains("FORCE (reads)"), r.runtime());
     }
 
     @Test
