@@ -1,5 +1,6 @@
 package io.sluice;
 
+import java.util.Locale;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
@@ -66,6 +67,8 @@ final class AutoChooser {
         final int[] count = new int[2 * CLASSES * 2];
         /** [kind * CLASSES + size class]: how many times exploring was halved; read by timed calls only. */
         final byte[] backoff = new byte[2 * CLASSES];
+        /** [kind * CLASSES + size class]: how many times the preference changed (for {@link #describe}). */
+        final int[] flips = new int[2 * CLASSES];
     }
 
     /**
@@ -143,6 +146,7 @@ final class AutoChooser {
             if (other * 100 < preferred * (100 - MARGIN_PERCENT)) {
                 prefer[PAD + i] = (byte) (1 - p);
                 s.backoff[i] = 0;
+                s.flips[i]++;
             } else if (path != p) {
                 boolean clearlySlower = other * 100 > preferred * (100 + MARGIN_PERCENT);
                 s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
@@ -153,6 +157,47 @@ final class AutoChooser {
     /** The path now preferred for {@code length} bytes into {@code kind} memory (for tests and {@code sluice info}). */
     int preferred(int kind, long length) {
         return prefer[PAD + kind * CLASSES + sizeClass(length)];
+    }
+
+    /**
+     * What the chooser has learned, for people: per kind and size class with timed reads, the path preferred now, each
+     * path's floor as nanoseconds for a read of the class's top size and its number of samples, how many times the
+     * preference changed and how often the class explores; or that nothing was timed yet.
+     */
+    String describe() {
+        if (!adaptive) {
+            return "pinned, nothing timed";
+        }
+        StringBuilder b = new StringBuilder();
+        Samples s = samples;
+        synchronized (s) {
+            for (int kind = NATIVE; kind <= HEAP; kind++) {
+                for (int c = 0; c < CLASSES; c++) {
+                    int i = kind * CLASSES + c;
+                    int maps = s.count[2 * i + MAP];
+                    int preads = s.count[2 * i + PREAD];
+                    if (maps + preads == 0) {
+                        continue;
+                    }
+                    if (!b.isEmpty()) {
+                        b.append("; ");
+                    }
+                    long top = classTop(c);
+                    b.append(kind == NATIVE ? "native " : "heap ").append(Engine.bytes(top)).append(": ")
+                            .append(prefer[PAD + i] == MAP ? "map" : "pread")
+                            .append(" (map ").append(floorText(s, 2 * i + MAP, top)).append(" n=").append(maps)
+                            .append(", pread ").append(floorText(s, 2 * i + PREAD, top)).append(" n=").append(preads)
+                            .append(", ").append(s.flips[i]).append(s.flips[i] == 1 ? " change" : " changes")
+                            .append(", explores 1 read in ").append(SAMPLE_EVERY * (EXPLORE_EVERY << s.backoff[i]))
+                            .append(')');
+                }
+            }
+        }
+        return b.isEmpty() ? "nothing timed yet" : b.toString();
+    }
+
+    private static String floorText(Samples s, int slot, long top) {
+        return s.count[slot] == 0 ? "-" : String.format(Locale.ROOT, "%.0f ns", s.floor[slot] * top);
     }
 
     /** The largest read that now goes through the mapping for {@code kind}: the top of the highest size class that prefers it, or 0. */

@@ -222,6 +222,21 @@ class AutoChooserTest {
     }
 
     @Test
+    void describeSaysWhatEachClassPrefersAndHowOftenItChanged() {
+        Script s = new Script(0, 0.1, 0.3);
+        assertEquals("nothing timed yet", s.chooser.describe());
+        for (int i = 0; i < 200; i++) {
+            s.call(K4);
+        }
+        String d = s.chooser.describe();
+        assertTrue(d.startsWith("native 4 KiB: map (map 409 ns n="), d);
+        assertTrue(d.contains(", pread 1228 ns n="), d);
+        assertTrue(d.contains(", 1 change, explores 1 read in "), d);
+        assertEquals("pinned, nothing timed",
+                new AutoChooser(new AutoThresholds(K4, K4, "pinned"), false, () -> 0, () -> 0).describe());
+    }
+
+    @Test
     void thePropertyPinsOneOrTwoSizes() {
         String old = System.getProperty(AutoThresholds.PROPERTY);
         try {
