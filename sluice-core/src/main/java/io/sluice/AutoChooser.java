@@ -1,5 +1,6 @@
 package io.sluice;
 
+import java.util.Locale;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
@@ -25,9 +26,9 @@ import java.util.function.LongSupplier;
  *
  * <p>The dice and the clock are given, so tests script them. State is shared by all files on one device. What every
  * call reads (the preferences) sits in its own padded array, written only when a preference changes; the samples
- * and the back-off, written on timed calls, and the lock that guards them are in another object, so a thread
- * recording does not take from another thread's cache the line that thread reads on every call. A stale preference
- * costs speed only.
+ * and the back-off, written on timed calls, are in another object, so a thread recording does not take from another
+ * thread's cache the line that thread reads on every call. Nothing is locked: a stale preference, or a sample lost to
+ * a race, costs speed only.
  */
 final class AutoChooser {
     static final int NATIVE = 0;
@@ -57,7 +58,7 @@ final class AutoChooser {
      * on each side keeps whatever the heap puts beside it (the samples are allocated next) off its lines.
      */
     private final byte[] prefer = new byte[PAD + 2 * CLASSES + PAD];
-    /** The samples, and the lock of every update. */
+    /** The samples, written by timed reads only. */
     private final Samples samples = new Samples();
 
     /** Per kind, size class and path: the rising floor of nanoseconds per byte, and how many samples made it. */
@@ -66,6 +67,8 @@ final class AutoChooser {
         final int[] count = new int[2 * CLASSES * 2];
         /** [kind * CLASSES + size class]: how many times exploring was halved; read by timed calls only. */
         final byte[] backoff = new byte[2 * CLASSES];
+        /** [kind * CLASSES + size class]: how many times the preference changed (for {@link #describe}). */
+        final int[] flips = new int[2 * CLASSES];
     }
 
     /**
@@ -127,32 +130,74 @@ final class AutoChooser {
         int i = kind * CLASSES + sizeClass(length);
         double x = (double) nanos / length;
         Samples s = samples;
-        synchronized (s) {
-            int mine = 2 * i + path;
-            // Noise only adds time (a preempted thread, a page fault, a cold compiler), so the floor of the samples
-            // is the path's cost. It rises a little with each sample, so a path that really became slower is seen
-            // as such after a few dozen samples; one that became faster is seen at once.
-            s.floor[mine] = s.count[mine] == 0 ? x : Math.min(x, s.floor[mine] * RISE);
-            s.count[mine]++;
-            int p = prefer[PAD + i];
-            double preferred = s.floor[2 * i + p];
-            double other = s.floor[2 * i + 1 - p];
-            if (s.count[2 * i + p] < MIN_SAMPLES || s.count[2 * i + 1 - p] < MIN_SAMPLES) {
-                return;
-            }
-            if (other * 100 < preferred * (100 - MARGIN_PERCENT)) {
-                prefer[PAD + i] = (byte) (1 - p);
-                s.backoff[i] = 0;
-            } else if (path != p) {
-                boolean clearlySlower = other * 100 > preferred * (100 + MARGIN_PERCENT);
-                s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
-            }
+        // No lock: two threads recording at once may lose one's sample or count, or both flip the class; either
+        // costs a few reads of speed until the next samples, where a lock cost an atomic on every timed read and,
+        // with two threads, made one wait for the other.
+        int mine = 2 * i + path;
+        // Noise only adds time (a preempted thread, a page fault, a cold compiler), so the floor of the samples
+        // is the path's cost. It rises a little with each sample, so a path that really became slower is seen
+        // as such after a few dozen samples; one that became faster is seen at once.
+        int n = s.count[mine];
+        s.floor[mine] = n == 0 ? x : Math.min(x, s.floor[mine] * RISE);
+        s.count[mine] = n + 1;
+        int p = prefer[PAD + i];
+        if (s.count[2 * i + p] < MIN_SAMPLES || s.count[2 * i + 1 - p] < MIN_SAMPLES) {
+            return;
+        }
+        double preferred = s.floor[2 * i + p];
+        double other = s.floor[2 * i + 1 - p];
+        if (other * 100 < preferred * (100 - MARGIN_PERCENT)) {
+            prefer[PAD + i] = (byte) (1 - p);
+            s.backoff[i] = 0;
+            s.flips[i]++;
+        } else if (path != p) {
+            boolean clearlySlower = other * 100 > preferred * (100 + MARGIN_PERCENT);
+            s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
         }
     }
 
     /** The path now preferred for {@code length} bytes into {@code kind} memory (for tests and {@code sluice info}). */
     int preferred(int kind, long length) {
         return prefer[PAD + kind * CLASSES + sizeClass(length)];
+    }
+
+    /**
+     * What the chooser has learned, for people: per kind and size class with timed reads, the path preferred now, each
+     * path's floor as nanoseconds for a read of the class's top size and its number of samples, how many times the
+     * preference changed and how often the class explores; or that nothing was timed yet.
+     */
+    String describe() {
+        if (!adaptive) {
+            return "pinned, nothing timed";
+        }
+        StringBuilder b = new StringBuilder();
+        Samples s = samples;
+        for (int kind = NATIVE; kind <= HEAP; kind++) {
+            for (int c = 0; c < CLASSES; c++) {
+                int i = kind * CLASSES + c;
+                int maps = s.count[2 * i + MAP];
+                int preads = s.count[2 * i + PREAD];
+                if (maps + preads == 0) {
+                    continue;
+                }
+                if (!b.isEmpty()) {
+                    b.append("; ");
+                }
+                long top = classTop(c);
+                b.append(kind == NATIVE ? "native " : "heap ").append(Engine.bytes(top)).append(": ")
+                        .append(prefer[PAD + i] == MAP ? "map" : "pread")
+                        .append(" (map ").append(floorText(s, 2 * i + MAP, top)).append(" n=").append(maps)
+                        .append(", pread ").append(floorText(s, 2 * i + PREAD, top)).append(" n=").append(preads)
+                        .append(", ").append(s.flips[i]).append(s.flips[i] == 1 ? " change" : " changes")
+                        .append(", explores 1 read in ").append(SAMPLE_EVERY * (EXPLORE_EVERY << s.backoff[i]))
+                        .append(')');
+            }
+        }
+        return b.isEmpty() ? "nothing timed yet" : b.toString();
+    }
+
+    private static String floorText(Samples s, int slot, long top) {
+        return s.count[slot] == 0 ? "-" : String.format(Locale.ROOT, "%.0f ns", s.floor[slot] * top);
     }
 
     /** The largest read that now goes through the mapping for {@code kind}: the top of the highest size class that prefers it, or 0. */

@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -122,6 +123,21 @@ final class AutoFile extends PositionalFile {
             CHOOSERS.put(dev, c);
         }
         return c;
+    }
+
+    /** Every device's chooser, described ({@link Engine#autoChoices}). */
+    static String describeChoosers() {
+        if (CHOOSERS.isEmpty()) {
+            return "no AUTO file opened yet";
+        }
+        StringBuilder b = new StringBuilder();
+        new TreeMap<>(CHOOSERS).forEach((dev, c) -> {
+            if (!b.isEmpty()) {
+                b.append(System.lineSeparator());
+            }
+            b.append("device ").append(dev).append(": ").append(c.describe());
+        });
+        return b.toString();
     }
 
     /** The chooser this file's reads ask (for {@code sluice info} and tests). */

@@ -129,6 +129,16 @@ public enum Engine {
     }
 
     /**
+     * What {@link #AUTO} has learned in this JVM, per device it has read from: for each size class and kind of
+     * memory with timed reads, the path it prefers now, what each path's fastest reads took, how often the
+     * preference changed and how often the class still tries the other path. For {@code sluice info} and the
+     * benchmarks, to read a result with the path AUTO took; the wording may change between releases.
+     */
+    public static String autoChoices() {
+        return AutoFile.describeChoosers();
+    }
+
+    /**
      * Measures {@link #AUTO}'s thresholds again, on a temporary file in {@code dir} (the device to be measured), and
      * stores them in this machine's cache file, which later JVMs read instead of calibrating; {@code sluice bench}
      * calls this under its lock, where the machine is quietest. Returns {@link #autoThresholds()} afterwards.
@@ -142,7 +152,7 @@ public enum Engine {
         return autoThresholds();
     }
 
-    private static String bytes(long n) {
+    static String bytes(long n) {
         if (n >= 1 << 20 && n % (1 << 20) == 0) {
             return (n >> 20) + " MiB";
         }

@@ -222,6 +222,41 @@ class AutoChooserTest {
     }
 
     @Test
+    void describeSaysWhatEachClassPrefersAndHowOftenItChanged() {
+        Script s = new Script(0, 0.1, 0.3);
+        assertEquals("nothing timed yet", s.chooser.describe());
+        for (int i = 0; i < 200; i++) {
+            s.call(K4);
+        }
+        String d = s.chooser.describe();
+        assertTrue(d.startsWith("native 4 KiB: map (map 409 ns n="), d);
+        assertTrue(d.contains(", pread 1228 ns n="), d);
+        assertTrue(d.contains(", 1 change, explores 1 read in "), d);
+        assertEquals("pinned, nothing timed",
+                new AutoChooser(new AutoThresholds(K4, K4, "pinned"), false, () -> 0, () -> 0).describe());
+    }
+
+    @Test
+    void twoThreadsRecordingAtOnceStillFollowAChange() throws InterruptedException {
+        // Starts on pread; both threads report the mapping three times faster, at the same time, into one class.
+        AutoChooser c = new AutoChooser(new AutoThresholds(0, 0, "test"), true, () -> 0, () -> 0);
+        Thread[] ts = new Thread[2];
+        for (int t = 0; t < ts.length; t++) {
+            ts[t] = new Thread(() -> {
+                for (int i = 0; i < 100_000; i++) {
+                    c.record(NATIVE, K4, i % 2 == 0 ? MAP : PREAD, i % 2 == 0 ? 400 : 1200);
+                }
+            });
+            ts[t].start();
+        }
+        for (Thread t : ts) {
+            t.join();
+        }
+        assertEquals(MAP, c.preferred(NATIVE, K4));
+        assertTrue(c.describe().contains("1 change") || c.describe().contains("2 changes"), c.describe());
+    }
+
+    @Test
     void thePropertyPinsOneOrTwoSizes() {
         String old = System.getProperty(AutoThresholds.PROPERTY);
         try {

@@ -151,6 +151,10 @@ public final class Bench {
                         threads == 1 ? "" : "s", (System.nanoTime() - t0) / 1e9);
                 log.flush();
                 rows.addAll(cell(all, w, threads, sampleNanos, rounds));
+                if (all.stream().anyMatch(c -> c.name().equals(Engine.AUTO.name()))) {
+                    // What AUTO's reads went by in this cell, so its row can be read with the path it took.
+                    log.println("         AUTO chose: " + Engine.autoChoices());
+                }
             }
         }
         log.printf(Locale.ROOT, "measured in %.0f s%n", (System.nanoTime() - t0) / 1e9);

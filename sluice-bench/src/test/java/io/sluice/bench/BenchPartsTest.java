@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -105,6 +106,21 @@ class BenchPartsTest {
         List<String> cmd = ring.command(ring.adapt(new Workload(Workload.RANDREAD, 4096)), 1, 200_000_000L);
         assertTrue(cmd.contains("--ioengine=io_uring") && cmd.contains("--registerfiles"), cmd::toString);
         assertTrue(cmd.stream().noneMatch(a -> a.startsWith("--iodepth")), "fio's default depth is 1: " + cmd);
+    }
+
+    @Test
+    void eachCellWithAnAutoRowSaysWhatAutoChose(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.io.StringWriter log = new java.io.StringWriter();
+        Bench bench = new Bench(new Bench.Options(1 << 20, dir, List.of(1), List.of("channel", "auto"),
+                List.of(4096), 0, 20_000_000L, 1, false), new java.io.PrintWriter(log, true));
+        bench.run();
+        assertTrue(log.toString().contains("\n         AUTO chose: device "), log::toString);
+        // Without an AUTO row nothing is said about it.
+        java.io.StringWriter plain = new java.io.StringWriter();
+        new Bench(new Bench.Options(1 << 20, dir, List.of(1), List.of("channel"), List.of(4096), 0, 20_000_000L, 1,
+                false), new java.io.PrintWriter(plain, true)).run();
+        assertFalse(plain.toString().contains("AUTO chose"), plain::toString);
     }
 
     @Test
