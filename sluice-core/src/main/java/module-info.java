@@ -8,6 +8,10 @@
  * {@link io.sluice.Engine#unavailabilityCause()} says why the others are off.
  */
 module io.sluice.core {
+    // The JFR events of reads and writes (io.sluice.FileRead, FileWrite, IoCounters), used only where jdk.jfr is
+    // resolved (on the class path always; on the module path when the application or -XX:StartFlightRecording asks for
+    // it); without it Sluice records nothing and loads none of it.
+    requires static jdk.jfr;
     exports io.sluice;
     exports io.sluice.chunks;
     exports io.sluice.zip;

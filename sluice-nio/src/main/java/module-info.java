@@ -7,8 +7,6 @@
 module io.sluice.nio {
     // PositionalFile and Engine appear in this module's API.
     requires transitive io.sluice.core;
-    // The JFR events of the channels (io.sluice.FileRead, FileWrite, IoCounters).
-    requires jdk.jfr;
 
     exports io.sluice.nio;
 }

@@ -351,15 +351,16 @@ final class AutoFile extends PositionalFile {
     }
 
     @Override
-    public CompletableFuture<Integer> readAsync(MemorySegment dst, long position) {
+    CompletableFuture<Integer> startReadAsync(MemorySegment dst, long position) {
         UringFile u = uring();
-        return u != null ? u.readAsync(dst, position) : super.readAsync(dst, position);
+        // The io_uring file's own start, not its readAsync: the event is this file's (engine AUTO), and one.
+        return u != null ? u.startReadAsync(dst, position) : super.startReadAsync(dst, position);
     }
 
     @Override
-    public CompletableFuture<Integer> writeAsync(MemorySegment src, long position) {
+    CompletableFuture<Integer> startWriteAsync(MemorySegment src, long position) {
         UringFile u = uring();
-        return u != null ? u.writeAsync(src, position) : super.writeAsync(src, position);
+        return u != null ? u.startWriteAsync(src, position) : super.startWriteAsync(src, position);
     }
 
     // ---------------------------------------------------------------- the rest

@@ -3,7 +3,7 @@ package io.sluice;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counts of the engines' slow paths since the JVM started, for monitoring: sluice-nio's periodic JFR event
+ * Counts of the engines' slow paths since the JVM started, for monitoring: the periodic JFR event
  * {@code io.sluice.IoCounters} reports them, and anything else may read them. Only slow paths count (a wait, a fault),
  * so the fast paths pay nothing.
  */

@@ -4,6 +4,8 @@ import io.sluice.internal.Errno;
 import io.sluice.internal.Faults;
 import io.sluice.internal.FileKinds;
 import io.sluice.internal.Native;
+import io.sluice.internal.jfr.Events;
+import io.sluice.internal.jfr.Jfr;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -221,6 +223,9 @@ public final class MappedWriter implements Closeable {
         return OpenSpec.parse(out.toArray(new OpenOption[0]));
     }
 
+    /** The {@code engine} field of this writer's {@code io.sluice.FileWrite} events. */
+    private static final String EVENT_ENGINE = "MappedWriter";
+
     /** The path this writer was opened with. */
     public Path path() {
         return path;
@@ -254,6 +259,17 @@ public final class MappedWriter implements Closeable {
      * @throws IndexOutOfBoundsException if the slice is out of range
      */
     public void write(byte[] src, int offset, int length) throws IOException {
+        if (Jfr.recording()) {
+            Events.write(path, EVENT_ENGINE, position(), () -> {
+                append(src, offset, length);
+                return length;
+            });
+        } else {
+            append(src, offset, length);
+        }
+    }
+
+    private void append(byte[] src, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, src.length);
         long at = this.offset;
         if (length <= limit - at) {
@@ -285,6 +301,17 @@ public final class MappedWriter implements Closeable {
 
     /** Writes all of {@code src}. */
     public void write(MemorySegment src) throws IOException {
+        if (Jfr.recording()) {
+            Events.write(path, EVENT_ENGINE, position(), () -> {
+                append(src);
+                return src.byteSize();
+            });
+        } else {
+            append(src);
+        }
+    }
+
+    private void append(MemorySegment src) throws IOException {
         long length = src.byteSize();
         long at = this.offset;
         if (length <= limit - at) {

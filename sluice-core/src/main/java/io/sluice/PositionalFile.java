@@ -1,6 +1,8 @@
 package io.sluice;
 
 import io.sluice.internal.FileKinds;
+import io.sluice.internal.jfr.Events;
+import io.sluice.internal.jfr.Jfr;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -189,6 +191,9 @@ public abstract class PositionalFile implements Closeable {
             ensureOpen();
             return 0;
         }
+        if (Jfr.recording()) {
+            return (int) Events.read(path, engine.name(), position, () -> readBuffer(dst, position));
+        }
         return readBuffer(dst, position);
     }
 
@@ -198,6 +203,14 @@ public abstract class PositionalFile implements Closeable {
      * @return the number of bytes read, possibly fewer than {@code dst.byteSize()}; -1 at end of file
      */
     public final int read(MemorySegment dst, long position) throws IOException {
+        if (Jfr.recording()) {
+            return (int) Events.read(path, engine.name(), position, () -> readUntimed(dst, position));
+        }
+        return readUntimed(dst, position);
+    }
+
+    /** {@link #read(MemorySegment, long)} with no JFR event: for calls whose event is the caller's. */
+    final int readUntimed(MemorySegment dst, long position) throws IOException {
         checkPosition(position);
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("read-only destination segment");
@@ -220,6 +233,9 @@ public abstract class PositionalFile implements Closeable {
         if (length == 0) {
             ensureOpen();
             return 0;
+        }
+        if (Jfr.recording()) {
+            return (int) Events.read(path, engine.name(), position, () -> readArray(dst, offset, length, position));
         }
         return readArray(dst, offset, length, position);
     }
@@ -294,6 +310,9 @@ public abstract class PositionalFile implements Closeable {
             ensureOpen();
             return 0;
         }
+        if (Jfr.recording()) {
+            return (int) Events.write(path, engine.name(), position, () -> writeBuffer(src, position));
+        }
         return writeBuffer(src, position);
     }
 
@@ -303,6 +322,14 @@ public abstract class PositionalFile implements Closeable {
      * @return the number of bytes written, possibly fewer than {@code src.byteSize()}
      */
     public final int write(MemorySegment src, long position) throws IOException {
+        if (Jfr.recording()) {
+            return (int) Events.write(path, engine.name(), position, () -> writeUntimed(src, position));
+        }
+        return writeUntimed(src, position);
+    }
+
+    /** {@link #write(MemorySegment, long)} with no JFR event: for calls whose event is the caller's. */
+    final int writeUntimed(MemorySegment src, long position) throws IOException {
         checkWrite(position, src.byteSize());
         if (src.byteSize() == 0) {
             ensureOpen();
@@ -322,6 +349,9 @@ public abstract class PositionalFile implements Closeable {
         if (length == 0) {
             ensureOpen();
             return 0;
+        }
+        if (Jfr.recording()) {
+            return (int) Events.write(path, engine.name(), position, () -> writeArray(src, offset, length, position));
         }
         return writeArray(src, offset, length, position);
     }
@@ -379,7 +409,7 @@ public abstract class PositionalFile implements Closeable {
                 throw new IllegalArgumentException("read-only destination buffer (dsts[" + i + "])");
             }
         }
-        return vectored(true, position, dsts, null);
+        return timedVectored(true, position, dsts, null);
     }
 
     /**
@@ -396,7 +426,7 @@ public abstract class PositionalFile implements Closeable {
                 throw new IllegalArgumentException("read-only destination segment (dsts[" + i + "])");
             }
         }
-        return vectored(true, position, null, dsts);
+        return timedVectored(true, position, null, dsts);
     }
 
     /**
@@ -415,7 +445,7 @@ public abstract class PositionalFile implements Closeable {
             total += element(srcs, "srcs", i).remaining();
         }
         checkWrite(position, total);
-        return vectored(false, position, srcs, null);
+        return timedVectored(false, position, srcs, null);
     }
 
     /**
@@ -433,11 +463,21 @@ public abstract class PositionalFile implements Closeable {
             }
         }
         checkWrite(position, total);
-        return vectored(false, position, null, srcs);
+        return timedVectored(false, position, null, srcs);
     }
 
     /** The most buffers one vectored system call takes on Linux ({@code UIO_MAXIOV}); longer vectors are split. */
     public static final int IOV_MAX = 1024;
+
+    /** {@link #vectored}, as one JFR event while a recording runs. */
+    private long timedVectored(boolean read, long position, ByteBuffer[] bufs, MemorySegment[] segs)
+            throws IOException {
+        if (!Jfr.recording()) {
+            return vectored(read, position, bufs, segs);
+        }
+        return read ? Events.read(path, engine.name(), position, () -> vectored(true, position, bufs, segs))
+                : Events.write(path, engine.name(), position, () -> vectored(false, position, bufs, segs));
+    }
 
     /**
      * Hands the vector to the engine in groups of at most {@link #IOV_MAX} elements and about {@link #MAX_TRANSFER}
@@ -506,21 +546,37 @@ public abstract class PositionalFile implements Closeable {
      * <p>Native memory is handed to the kernel as it is: keep {@code dst} allocated, and do not touch it, until the
      * future completes. Heap memory is copied through Sluice's own buffers and may be read in a shorter transfer.
      */
-    public CompletableFuture<Integer> readAsync(MemorySegment dst, long position) {
-        try {
-            return CompletableFuture.completedFuture(read(dst, position));
-        } catch (IOException | RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+    public final CompletableFuture<Integer> readAsync(MemorySegment dst, long position) {
+        if (Jfr.recording()) {
+            return Events.readAsync(path, engine.name(), position, () -> startReadAsync(dst, position));
         }
+        return startReadAsync(dst, position);
     }
 
     /**
      * Starts a write of {@code src} at {@code position}; the future completes with the number of bytes written.
      * The same rules as {@link #readAsync} apply.
      */
-    public CompletableFuture<Integer> writeAsync(MemorySegment src, long position) {
+    public final CompletableFuture<Integer> writeAsync(MemorySegment src, long position) {
+        if (Jfr.recording()) {
+            return Events.writeAsync(path, engine.name(), position, () -> startWriteAsync(src, position));
+        }
+        return startWriteAsync(src, position);
+    }
+
+    /** The engine's {@link #readAsync}, with no JFR event of its own: by default the read, done before returning. */
+    CompletableFuture<Integer> startReadAsync(MemorySegment dst, long position) {
         try {
-            return CompletableFuture.completedFuture(write(src, position));
+            return CompletableFuture.completedFuture(readUntimed(dst, position));
+        } catch (IOException | RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The engine's {@link #writeAsync}, with no JFR event of its own: by default the write, done before returning. */
+    CompletableFuture<Integer> startWriteAsync(MemorySegment src, long position) {
+        try {
+            return CompletableFuture.completedFuture(writeUntimed(src, position));
         } catch (IOException | RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

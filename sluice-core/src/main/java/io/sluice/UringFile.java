@@ -580,12 +580,12 @@ final class UringFile extends PositionalFile {
     // ---------------------------------------------------------------- asynchronous
 
     @Override
-    public CompletableFuture<Integer> readAsync(MemorySegment dst, long position) {
+    CompletableFuture<Integer> startReadAsync(MemorySegment dst, long position) {
         return async(true, dst, position);
     }
 
     @Override
-    public CompletableFuture<Integer> writeAsync(MemorySegment src, long position) {
+    CompletableFuture<Integer> startWriteAsync(MemorySegment src, long position) {
         return async(false, src, position);
     }
 
@@ -655,7 +655,8 @@ final class UringFile extends PositionalFile {
 
     private int blockingAsync(boolean read, MemorySegment mem, long position) {
         try {
-            return read ? read(mem, position) : write(mem, position);
+            // Untimed: the asynchronous call's event covers it.
+            return read ? readUntimed(mem, position) : writeUntimed(mem, position);
         } catch (IOException e) {
             throw new java.util.concurrent.CompletionException(e);
         }

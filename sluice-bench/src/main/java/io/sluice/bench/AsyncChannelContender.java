@@ -61,9 +61,10 @@ final class AsyncChannelContender extends JavaContender {
         return name;
     }
 
+    /** fio doing what this side does: psync with a job per request for the JDK's pool, io_uring for Sluice's ring. */
     @Override
     public String fioReference() {
-        return "fio-io_uring";
+        return name.equals(JDK) ? ChannelsBench.FIO_PSYNC : ChannelsBench.FIO_URING;
     }
 
     @Override

@@ -20,11 +20,12 @@ public final class ChannelsBench {
     /**
      * What to run: the test file's size and directory, the block sizes of the adapter rows, the engines to wrap, the
      * thread counts of the asynchronous rows and of the adapter rows, reads in flight per thread, the block size of
-     * the asynchronous rows, whether to add the O_DIRECT rows, and the sampling.
+     * the asynchronous rows, whether to add the O_DIRECT rows, the sampling, and whether to run fio beside the
+     * asynchronous rows (when it is installed).
      */
     public record Options(long fileSize, Path dir, List<Integer> blockSizes, List<Engine> engines,
                           List<Integer> asyncThreads, List<Integer> adapterThreads, int depth, int asyncBlockSize,
-                          boolean direct, long sampleNanos, int rounds) {
+                          boolean direct, long sampleNanos, int rounds, boolean fio) {
         public Options {
             blockSizes = List.copyOf(blockSizes);
             engines = List.copyOf(engines);
@@ -41,6 +42,11 @@ public final class ChannelsBench {
     public static String baseline(Workload w) {
         return w.depth() > 1 ? AsyncChannelContender.JDK : Engine.CHANNEL.name();
     }
+
+    /** fio's io_uring at the cell's depth, one job per thread. */
+    static final String FIO_URING = "fio-io_uring";
+    /** fio's psync with one job per request in flight. */
+    static final String FIO_PSYNC = "fio-psync-job-per-request";
 
     private final Options o;
     private final PrintWriter log;
@@ -94,6 +100,13 @@ public final class ChannelsBench {
         try {
             all.add(AsyncChannelContender.jdk(data.path(), data.size(), o.depth(), direct));
             all.add(AsyncChannelContender.sluice(data.path(), data.size(), o.depth(), direct));
+            if (o.fio() && FioContender.version() != null) {
+                // What the device and kernel allow each way of keeping depth reads in flight, in the same cell: one
+                // ring with depth requests (submitted and reaped as whole batches, as the contenders wait for all
+                // their futures), and depth threads each blocking in pread (how the JDK's channel does it).
+                all.add(new FioContender(FIO_URING, "io_uring", data.path(), data.size(), List.of(), o.depth()));
+                all.add(FioContender.jobPerRequest(FIO_PSYNC, "psync", data.path(), data.size(), o.depth()));
+            }
             return Bench.measure(all, List.of(new Workload(Workload.RANDREAD, o.asyncBlockSize(), 1, direct)),
                     o.asyncThreads(), o.sampleNanos(), o.rounds(), log);
         } finally {
@@ -123,12 +136,14 @@ public final class ChannelsBench {
 
     /**
      * Prints the ratios the section is about, medians side by side in one cell: Sluice's asynchronous channel to the
-     * JDK's, and each FileChannel adapter to its own engine.
+     * JDK's, and each FileChannel adapter to its own engine; and, where fio ran, fio's io_uring to fio's psync with a
+     * job per request: the most the first ratio can be on this device, since each channel is at best its fio.
      */
     static void ratios(List<Row> rows, PrintWriter log) {
         log.println("ratios (medians of the same cell):");
         for (Row r : rows) {
             String against = r.engine().equals(AsyncChannelContender.SLUICE) ? AsyncChannelContender.JDK
+                    : r.engine().equals(FIO_URING) ? FIO_PSYNC
                     : r.engine().startsWith(FileChannelAdapterContender.PREFIX)
                             ? r.engine().substring(FileChannelAdapterContender.PREFIX.length()) : null;
             if (against == null) {

@@ -42,13 +42,32 @@ final class FioContender implements Contender {
 
     /** The same, in a row named {@code name} (a variant of the engine, such as io_uring with SQPOLL). */
     FioContender(String name, String ioengine, Path file, long fileSize, List<String> extra, int depth) {
+        this(name, ioengine, file, fileSize, extra, depth, false);
+    }
+
+    /**
+     * A synchronous engine (psync) in a cell with {@code depth} requests in flight per thread, as a thread pool of
+     * blocking calls keeps them: one fio job per request in flight ({@code --numjobs} = threads x depth), each making
+     * one blocking call at a time. This is how the JDK's {@code AsynchronousFileChannel} reads, with a pool thread
+     * per outstanding request.
+     */
+    static FioContender jobPerRequest(String name, String ioengine, Path file, long fileSize, int depth) {
+        return new FioContender(name, ioengine, file, fileSize, List.of(), depth, true);
+    }
+
+    private FioContender(String name, String ioengine, Path file, long fileSize, List<String> extra, int depth,
+            boolean jobPerRequest) {
         this.name = name;
         this.ioengine = ioengine;
         this.file = file;
         this.fileSize = fileSize;
         this.extra = List.copyOf(extra);
         this.depth = depth;
+        this.jobPerRequest = jobPerRequest;
     }
+
+    /** Whether the cell's depth is met with that many jobs per thread rather than a queue depth. */
+    private final boolean jobPerRequest;
 
     @Override
     public Workload adapt(Workload w) {
@@ -77,15 +96,16 @@ final class FioContender implements Contender {
     }
 
     List<String> command(Workload w, int threads, long nanos) {
+        int jobs = jobPerRequest ? threads * w.depth() : threads;
         List<String> cmd = new ArrayList<>(List.of("fio", "--name=sluice", "--filename=" + file,
-                "--ioengine=" + ioengine, "--bs=" + w.blockSize(), "--numjobs=" + threads, "--thread",
+                "--ioengine=" + ioengine, "--bs=" + w.blockSize(), "--numjobs=" + jobs, "--thread",
                 "--group_reporting", "--time_based", "--runtime=" + Math.max(1, nanos / 1_000_000) + "ms",
                 "--ramp_time=" + RAMP_MS + "ms", "--invalidate=0", "--iomem_align=4096", "--output-format=json"));
         cmd.addAll(extra);
         if (w.direct()) {
             cmd.add("--direct=1");
         }
-        if (w.depth() > 1) {
+        if (w.depth() > 1 && !jobPerRequest) {
             // Keep depth requests in flight, submitted and reaped as whole batches, as IoBatch does.
             cmd.addAll(List.of("--iodepth=" + w.depth(), "--iodepth_batch_submit=" + w.depth(),
                     "--iodepth_batch_complete_min=" + w.depth()));

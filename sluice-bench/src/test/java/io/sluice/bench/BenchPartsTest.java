@@ -108,6 +108,39 @@ class BenchPartsTest {
         assertTrue(cmd.stream().noneMatch(a -> a.startsWith("--iodepth")), "fio's default depth is 1: " + cmd);
     }
 
+    /**
+     * The channels section's device references: psync with one job per read in flight (the JDK's pool of blocking
+     * threads), io_uring with that many in one queue, both in the asynchronous rows' cell; and the ceiling's ratio
+     * printed beside the channels' own.
+     */
+    @Test
+    void theChannelsSectionsFioRowsKeepAsManyReadsInFlightAsTheChannels() {
+        java.nio.file.Path f = java.nio.file.Path.of("/tmp/x");
+        Workload cell = new Workload(Workload.RANDREAD, 4096, 1, true);
+        FioContender psync = FioContender.jobPerRequest(ChannelsBench.FIO_PSYNC, "psync", f, 8L << 20, 32);
+        FioContender ring = new FioContender(ChannelsBench.FIO_URING, "io_uring", f, 8L << 20, List.of(), 32);
+        assertEquals(32, psync.adapt(cell).depth(), "the channels' cell");
+        assertEquals(32, ring.adapt(cell).depth(), "the channels' cell");
+        List<String> p = psync.command(psync.adapt(cell), 2, 200_000_000L);
+        assertTrue(p.contains("--numjobs=64") && p.contains("--direct=1"), p::toString);
+        assertTrue(p.stream().noneMatch(a -> a.startsWith("--iodepth")), p::toString);
+        List<String> r = ring.command(ring.adapt(cell), 2, 200_000_000L);
+        assertTrue(r.contains("--numjobs=2") && r.contains("--iodepth=32") && r.contains("--direct=1"), r::toString);
+
+        Workload w = cell.withDepth(32);
+        List<Row> rows = List.of(
+                new Row(AsyncChannelContender.JDK, w, 1, ChannelsBench.FIO_PSYNC, List.of(new Sample(50, 2e8))),
+                new Row(AsyncChannelContender.SLUICE, w, 1, ChannelsBench.FIO_URING, List.of(new Sample(75, 3e8))),
+                new Row(ChannelsBench.FIO_PSYNC, w, 1, null, List.of(new Sample(60, 2.4e8))),
+                new Row(ChannelsBench.FIO_URING, w, 1, null, List.of(new Sample(66, 2.6e8))));
+        java.io.StringWriter out = new java.io.StringWriter();
+        ChannelsBench.ratios(rows, new java.io.PrintWriter(out));
+        assertTrue(out.toString().contains(AsyncChannelContender.SLUICE) && out.toString().contains(": 1.50"),
+                out::toString);
+        assertTrue(out.toString().contains(ChannelsBench.FIO_URING) && out.toString().contains(": 1.10"),
+                out::toString);
+    }
+
     @Test
     void eachCellWithAnAutoRowSaysWhatAutoChose(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {

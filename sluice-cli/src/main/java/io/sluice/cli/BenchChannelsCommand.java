@@ -31,8 +31,11 @@ import picocli.CommandLine.Spec;
                     + "--async-block-size with --depth in flight per thread, through the page cache and with O_DIRECT "
                     + "(the JDK's ExtendedOpenOption.DIRECT on both), at each of --async-threads. Then Sluice's "
                     + "FileChannel over each engine (rows sluice-FileChannel-ENGINE) against the engine's own "
-                    + "PositionalFile, one random read at a time at each block size. The ratios of the two pairs "
-                    + "follow the progress on standard error.",
+                    + "PositionalFile, one random read at a time at each block size. Beside the asynchronous rows, "
+                    + "unless --no-fio, fio on the same cells: io_uring at --depth (fio-io_uring) and psync with one "
+                    + "job per read in flight (fio-psync-job-per-request), the device's own ratio for the JDK's way "
+                    + "(a pool thread per read) and Sluice's (one ring). The ratios of the pairs follow the progress "
+                    + "on standard error.",
             "--size, --dir, --threads (of the FileChannel rows, default 1), --engines and --block-sizes are options "
                     + "of 'sluice bench' and go before 'channels': sluice bench --size 256m channels --rounds 3.",
             "The table goes to standard output, progress to standard error."})
@@ -109,7 +112,7 @@ final class BenchChannelsCommand implements Callable<Integer> {
         SectionReport page = BenchCommand.startReport(sampling.report, dir, spec);
         io.sluice.bench.SectionOutput.describeMachine(err);
         var o = new ChannelsBench.Options(fileSize, dir, sizes, engines, asyncThreads, adapterThreads, depth, asyncBs,
-                !noDirect, sampleNanos, sampling.rounds);
+                !noDirect, sampleNanos, sampling.rounds, !parent.noFio);
         List<Row> rows = new ChannelsBench(o, err).run();
         BenchCommand.emit(rows, ChannelsBench::baseline, sampling.json, spec);
         if (page != null) {

@@ -47,15 +47,28 @@ class BenchChannelsCommandTest {
             seen.add(m.group(1) + " " + m.group(2) + " " + m.group(4) + " " + m.group(5));
         }
         // In the report's order, which groups rows by thread count: compared as sets.
-        assertEquals(new java.util.TreeSet<>(List.of(
+        java.util.Set<String> expected = new java.util.TreeSet<>(List.of(
                 "jdk-AsynchronousFileChannel 1 false 8", "sluice-AsynchronousFileChannel 1 false 8",
                 "jdk-AsynchronousFileChannel 2 false 8", "sluice-AsynchronousFileChannel 2 false 8",
                 "jdk-AsynchronousFileChannel 1 true 8", "sluice-AsynchronousFileChannel 1 true 8",
                 "jdk-AsynchronousFileChannel 2 true 8", "sluice-AsynchronousFileChannel 2 true 8",
                 "CHANNEL 1 false 1", "sluice-FileChannel-CHANNEL 1 false 1",
-                "IO_URING 1 false 1", "sluice-FileChannel-IO_URING 1 false 1")), new java.util.TreeSet<>(seen), rows);
-        assertEquals(12, seen.size(), rows);
+                "IO_URING 1 false 1", "sluice-FileChannel-IO_URING 1 false 1"));
+        boolean fio = fioInstalled();
+        if (fio) {
+            // fio beside the asynchronous rows, on their cells: the device's own reference for each way.
+            for (String cell : List.of(" 1 false 8", " 2 false 8", " 1 true 8", " 2 true 8")) {
+                expected.add("fio-io_uring" + cell);
+                expected.add("fio-psync-job-per-request" + cell);
+            }
+        }
+        assertEquals(expected, new java.util.TreeSet<>(seen), rows);
+        assertEquals(fio ? 20 : 12, seen.size(), rows);
         String log = err.toString();
+        if (fio) {
+            assertTrue(log.contains("fio-io_uring                       / fio-psync-job-per-request    randread 4 KiB, "
+                    + "O_DIRECT, depth 8"), log);
+        }
         for (String ratio : new String[] {
             "sluice-AsynchronousFileChannel     / jdk-AsynchronousFileChannel  randread 4 KiB, depth 8",
             "sluice-AsynchronousFileChannel     / jdk-AsynchronousFileChannel  randread 4 KiB, O_DIRECT, depth 8",
@@ -66,6 +79,16 @@ class BenchChannelsCommandTest {
         assertTrue(log.contains("/1] randread 4 KiB, 1 thread"), "progress: " + log);
         try (Stream<Path> left = Files.list(data)) {
             assertEquals(List.of(), left.toList(), "the file is removed at the end");
+        }
+    }
+
+    private static boolean fioInstalled() {
+        try {
+            Process p = new ProcessBuilder("fio", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor() == 0;
+        } catch (java.io.IOException | InterruptedException e) {
+            return false;
         }
     }
 

@@ -148,9 +148,7 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
         int start = dst.position();
         // The slice the kernel fills: the buffer's own memory when direct, which the future's chain keeps reachable.
         MemorySegment mem = MemorySegment.ofBuffer(dst);
-        FileReadEvent event = Jfr.beginRead();
         return settle(file.readAsync(mem, position).thenApply(n -> {
-            Jfr.endRead(event, file, position, n);
             if (n > 0) {
                 dst.position(start + n);
             }
@@ -178,9 +176,7 @@ final class SluiceAsynchronousFileChannel extends AsynchronousFileChannel {
         }
         int start = src.position();
         MemorySegment mem = MemorySegment.ofBuffer(src);
-        FileWriteEvent event = Jfr.beginWrite();
         return settle(file.writeAsync(mem, position).thenApply(n -> {
-            Jfr.endWrite(event, file, position, n);
             src.position(start + n);
             return n;
         }));

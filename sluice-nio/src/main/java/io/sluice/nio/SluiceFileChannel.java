@@ -123,7 +123,6 @@ final class SluiceFileChannel extends FileChannel {
         synchronized (positionLock) {
             checkDirect("read", position, slice);
             ByteBuffer[] io = DirectIo.shadowMisaligned(directAlign, slice, false);
-            FileReadEvent event = Jfr.beginRead();
             boolean completed = false;
             long total = 0;
             try {
@@ -144,7 +143,6 @@ final class SluiceFileChannel extends FileChannel {
                 end(completed);
                 DirectIo.settleShadows(slice, io, true);
             }
-            Jfr.endRead(event, file, position, total);
             if (total > 0) {
                 position += total;
             }
@@ -187,7 +185,6 @@ final class SluiceFileChannel extends FileChannel {
         if (copies && !Thread.currentThread().isInterrupted()) {
             return copyAt(dst, at);
         }
-        FileReadEvent event = Jfr.beginRead();
         boolean completed = false;
         int total;
         try {
@@ -197,7 +194,6 @@ final class SluiceFileChannel extends FileChannel {
         } finally {
             end(completed);
         }
-        Jfr.endRead(event, file, at, total);
         return total;
     }
 
@@ -209,7 +205,6 @@ final class SluiceFileChannel extends FileChannel {
      * {@link AsynchronousCloseException}.
      */
     private int copyAt(ByteBuffer dst, long at) throws IOException {
-        FileReadEvent event = Jfr.beginRead();
         int total;
         try {
             total = fill(dst, at);
@@ -225,7 +220,6 @@ final class SluiceFileChannel extends FileChannel {
             close();
             throw new ClosedByInterruptException();
         }
-        Jfr.endRead(event, file, at, total);
         return total;
     }
 
@@ -266,8 +260,6 @@ final class SluiceFileChannel extends FileChannel {
         synchronized (positionLock) {
             checkDirect("write", append ? currentSize() : position, slice);
             ByteBuffer[] io = DirectIo.shadowMisaligned(directAlign, slice, true);
-            FileWriteEvent event = Jfr.beginWrite();
-            long at = append ? -1 : position;
             boolean completed = false;
             long total = 0;
             try {
@@ -282,7 +274,6 @@ final class SluiceFileChannel extends FileChannel {
                 DirectIo.settleShadows(slice, io, false);
             }
             position = append ? currentSize() : position + total;
-            Jfr.endWrite(event, file, at < 0 ? position - total : at, total);
             return total;
         }
     }
@@ -312,24 +303,17 @@ final class SluiceFileChannel extends FileChannel {
             DirectIo.checkPosition(directAlign, platformPath, "write", append ? file.size() : at);
             DirectIo.checkBuffer(directAlign, platformPath, "write", src);
         }
-        FileWriteEvent event = Jfr.beginWrite();
-        long first = at;
         boolean completed = false;
         int total = 0;
         try {
             begin();
             do {
-                long where = append ? file.size() : at + total;
-                if (total == 0) {
-                    first = where;
-                }
-                total += file.write(src, where);
+                total += file.write(src, append ? file.size() : at + total);
             } while (src.hasRemaining());
             completed = true;
         } finally {
             end(completed);
         }
-        Jfr.endWrite(event, file, first, total);
         return total;
     }
 

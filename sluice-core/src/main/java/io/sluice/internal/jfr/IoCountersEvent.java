@@ -1,4 +1,4 @@
-package io.sluice.nio;
+package io.sluice.internal.jfr;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -9,8 +9,8 @@ import jdk.jfr.StackTrace;
 
 /**
  * JFR periodic event {@code io.sluice.IoCounters} (every second unless a recording's settings say otherwise): the
- * counts of {@link io.sluice.IoCounters} since the JVM started. It is registered when sluice-nio's channels are first
- * used.
+ * counts of {@link io.sluice.IoCounters} since the JVM started. Registered once JFR is initialized and Sluice has done
+ * its first read or write.
  */
 @Name("io.sluice.IoCounters")
 @Label("Sluice I/O Counters")

@@ -1,4 +1,4 @@
-package io.sluice.nio;
+package io.sluice.internal.jfr;
 
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
@@ -9,10 +9,10 @@ import jdk.jfr.StackTrace;
 import jdk.jfr.Threshold;
 
 /**
- * JFR event {@code io.sluice.FileRead}: a read through Sluice's channels that took at least the threshold (20 ms
- * unless a recording's settings say otherwise, as for the JDK's {@code jdk.FileRead}, which never sees mapped or
- * io_uring reads). Emitted by {@link SluiceChannels}' {@code FileChannel} and {@code AsynchronousFileChannel}, and so
- * by the provider's channels and streams; an asynchronous read's duration runs from its submission to its completion.
+ * JFR event {@code io.sluice.FileRead}: a read by a Sluice engine that took at least the threshold (20 ms unless a
+ * recording's settings say otherwise, as for the JDK's {@code jdk.FileRead}, which never sees mapped or io_uring
+ * reads). One per call of {@code PositionalFile}'s reads, whether made directly or by sluice-nio's channels; an
+ * asynchronous read's duration runs from its submission to its completion.
  */
 @Name("io.sluice.FileRead")
 @Label("Sluice File Read")
@@ -42,7 +42,7 @@ public final class FileReadEvent extends jdk.jfr.Event {
     @Description("The Sluice engine that did the read: CLASSIC, CHANNEL, MMAP, IO_URING or AUTO")
     String engine;
 
-    /** Made by Sluice's channels only while a recording enables the event. */
+    /** Made by {@link Events} only while a recording is running. */
     FileReadEvent() {
     }
 }

@@ -1,4 +1,4 @@
-package io.sluice.nio;
+package io.sluice.internal.jfr;
 
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
@@ -9,10 +9,11 @@ import jdk.jfr.StackTrace;
 import jdk.jfr.Threshold;
 
 /**
- * JFR event {@code io.sluice.FileWrite}: a write through Sluice's channels that took at least the threshold (20 ms
- * unless a recording's settings say otherwise, as for the JDK's {@code jdk.FileWrite}, which never sees mapped or
- * io_uring writes). Emitted by {@link SluiceChannels}' {@code FileChannel} and {@code AsynchronousFileChannel}, and so
- * by the provider's channels and streams; an asynchronous write's duration runs from its submission to its completion.
+ * JFR event {@code io.sluice.FileWrite}: a write by a Sluice engine or a {@code MappedWriter} that took at least the
+ * threshold (20 ms unless a recording's settings say otherwise, as for the JDK's {@code jdk.FileWrite}, which never
+ * sees mapped or io_uring writes). One per call of {@code PositionalFile}'s writes, whether made directly or by
+ * sluice-nio's channels, and of {@code MappedWriter}'s; an asynchronous write's duration runs from its submission to
+ * its completion.
  */
 @Name("io.sluice.FileWrite")
 @Label("Sluice File Write")
@@ -35,10 +36,10 @@ public final class FileWriteEvent extends jdk.jfr.Event {
     long bytes;
 
     @Label("Engine")
-    @Description("The Sluice engine that did the write: CLASSIC, CHANNEL, MMAP, IO_URING or AUTO")
+    @Description("What wrote: the engine (CLASSIC, CHANNEL, MMAP, IO_URING or AUTO), or MappedWriter")
     String engine;
 
-    /** Made by Sluice's channels only while a recording enables the event. */
+    /** Made by {@link Events} only while a recording is running. */
     FileWriteEvent() {
     }
 }
