@@ -97,7 +97,12 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
      */
     private volatile Source[] sources = new Source[0];
     /** Held while a class path entry is opened, and by {@link #close()}: each jar is opened once, in order. */
-    private final ReentrantLock openLock = new ReentrantLock();
+    final ReentrantLock openLock = new ReentrantLock();
+    /**
+     * Whether nothing is left to open (or the loader is closed): then a lookup that runs past the last entry, as
+     * every class or resource found nowhere does, ends there instead of taking {@link #openLock}.
+     */
+    private volatile boolean allOpen;
     /**
      * URLs still to open, next first: the class path, with each jar's {@code Class-Path} pushed in front once it is
      * open (depth first, as URLClassLoader walks it). Guarded by {@link #openLock}.
@@ -178,7 +183,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
      */
     private Source source(int index) {
         Source[] open = sources;
-        return index < open.length ? open[index] : openUpTo(index);
+        return index < open.length ? open[index] : allOpen ? null : openUpTo(index);
     }
 
     /**
@@ -197,6 +202,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             while (sources.length <= index) {
                 URL url = closed ? null : unopened.pollFirst();
                 if (url == null) {
+                    allOpen = true;
                     return null;
                 }
                 if (!seen.add(withoutFragment(url))) {

@@ -527,6 +527,34 @@ class SluiceClassLoaderTest {
     }
 
     /**
+     * Once the whole class path is open, a lookup that runs past its end (a class or resource found nowhere, which a
+     * program asks for often: optional dependencies, service files) takes no lock: it returns while another thread
+     * holds the opening lock.
+     */
+    @Test
+    void lookupsFoundNowhereTakeNoLockOnceEverythingIsOpen() throws Exception {
+        Path picocli = realJar("picocli");
+        Path h2 = realJar("h2-mvstore");
+        try (SluiceClassLoader ours = new SluiceClassLoader(List.of(picocli, h2), null)) {
+            assertNull(ours.getResource("no/such/resource.txt"), "the first lookup found nowhere opens everything");
+            ExecutorService other = Executors.newSingleThreadExecutor();
+            ours.openLock.lock();
+            try {
+                Future<String> lookups = other.submit(() -> {
+                    assertNull(ours.getResource("no/such/resource.txt"));
+                    assertFalse(ours.getResources("no/such/resource.txt").hasMoreElements());
+                    assertThrows(ClassNotFoundException.class, () -> ours.loadClass("no.such.Clazz"));
+                    return Class.forName("org.h2.mvstore.MVStore", false, ours).getName();
+                });
+                assertEquals("org.h2.mvstore.MVStore", lookups.get(30, TimeUnit.SECONDS));
+            } finally {
+                ours.openLock.unlock();
+                other.shutdownNow();
+            }
+        }
+    }
+
+    /**
      * A jar that is missing or not a zip archive does not fail the loader, nor a lookup that an earlier or later
      * entry satisfies: it is skipped as URLClassLoader skips it, and named when a class is found nowhere.
      */
