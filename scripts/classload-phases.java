@@ -5,11 +5,12 @@
 // another thread is defining, or no free core on a loaded machine). Run from the checkout, after a build, under the
 // benchmark lock:
 //
-//   flock /work/bench.lock java --enable-native-access=ALL-UNNAMED -cp sluice-cli/target/lib/sluice-core.jar \
+//   flock /work/bench.lock $JDK25/bin/java --enable-native-access=ALL-UNNAMED -cp sluice-cli/target/lib/sluice-core.jar \
 //       scripts/classload-phases.java 5 JAR...
 //
-// (5 rounds after one untimed, rotating which loader goes first; the same names in the same order, claimed from one
-// counter by every thread, as in the bench). Prints the medians; a diagnostic, not a bench with JSON rows.
+// ($JDK25: a JDK 22 or newer; 5 rounds after one untimed, rotating which loader goes first; the same names in the
+// same order, claimed from one counter by every thread, as in the bench). Prints the medians; a diagnostic, not a
+// bench with JSON rows.
 
 import io.sluice.zip.ConcurrentZipFile;
 import io.sluice.zip.SluiceClassLoader;
