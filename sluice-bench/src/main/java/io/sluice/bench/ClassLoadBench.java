@@ -23,7 +23,9 @@ import java.util.zip.ZipFile;
  * resource read, by a fresh {@link URLClassLoader} and a fresh {@link SluiceClassLoader} per round, on each thread
  * count, in rotating rounds; beside them the same entries only read, by {@link ZipFile} and by
  * {@link ConcurrentZipFile}, which shows how much of a load is reading (and inflating) and how much is the JVM
- * defining the class. Then the start-up of real programs, with and without Sluice as the system class loader.
+ * defining the class; and the JVM's part alone, {@value #DEFINE_ONLY}: the same classes defined from bytes read
+ * before the round, which is what neither loader can make faster. Then the start-up of real programs, with and
+ * without Sluice as the system class loader.
  */
 public final class ClassLoadBench {
     /** The engine names of the rows. */
@@ -31,6 +33,11 @@ public final class ClassLoadBench {
     public static final String SLUICE_LOADER = "SluiceClassLoader";
     public static final String ZIPFILE_READ = "ZipFile-read";
     public static final String SLUICE_READ = "ConcurrentZipFile-read";
+    /**
+     * The classes defined from bytes held in memory (read before the round, untimed) by a minimal parallel-capable
+     * loader with one protection domain per jar, resources copied from memory: the JVM's own share of a load.
+     */
+    public static final String DEFINE_ONLY = "define-only";
     public static final String DEFAULT_STARTUP = "default-loader";
     public static final String SLUICE_STARTUP = "SluiceClassLoader-system";
 
@@ -55,6 +62,10 @@ public final class ClassLoadBench {
 
     private final Options options;
     private final PrintWriter log;
+    /** Every entry's bytes by name, the first jar's on the class path winning; read once, for DEFINE_ONLY. */
+    private final java.util.Map<String, byte[]> held = new java.util.HashMap<>();
+    /** The index in {@code options.jars()} of the jar each name in {@link #held} came from. */
+    private final java.util.Map<String, Integer> heldFrom = new java.util.HashMap<>();
 
     /** {@code log} receives progress (standard error in the CLI). */
     public ClassLoadBench(Options options, PrintWriter log) {
@@ -109,7 +120,8 @@ public final class ClassLoadBench {
                 c.classes().size(), c.resources().size(), options.threads(), options.rounds());
         log.flush();
         List<Row> rows = new ArrayList<>();
-        List<String> engines = List.of(URL_LOADER, SLUICE_LOADER, ZIPFILE_READ, SLUICE_READ);
+        List<String> engines = List.of(URL_LOADER, SLUICE_LOADER, ZIPFILE_READ, SLUICE_READ, DEFINE_ONLY);
+        hold();
         Workload w = new Workload("classload-all", 0);
         for (int threads : options.threads()) {
             List<List<Sample>> samples = new ArrayList<>();
@@ -140,6 +152,63 @@ public final class ClassLoadBench {
         log.printf(Locale.ROOT, "measured in %.0f s%n", (System.nanoTime() - t0) / 1e9);
         log.flush();
         return rows;
+    }
+
+    /** Reads every entry of the jars into memory, for DEFINE_ONLY's rounds. */
+    private void hold() throws IOException {
+        List<Path> jars = options.jars();
+        for (int i = 0; i < jars.size(); i++) {
+            try (ConcurrentZipFile zip = ConcurrentZipFile.open(jars.get(i))) {
+                for (ConcurrentZipFile.Entry e : zip) {
+                    if (!e.isDirectory() && !held.containsKey(e.getName())) {
+                        held.put(e.getName(), zip.readAllBytes(e));
+                        heldFrom.put(e.getName(), i);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Defines classes from {@link #held}: no lookup, no read, no package attributes; what is left is the JVM's part
+     * of a load (parsing, the loader's lock per class name, the system dictionary) and the protection domain.
+     */
+    private static final class HeldLoader extends java.security.SecureClassLoader {
+        static {
+            registerAsParallelCapable();
+        }
+
+        private final java.util.Map<String, byte[]> held;
+        private final java.util.Map<String, Integer> heldFrom;
+        private final java.security.CodeSource[] sources;
+
+        HeldLoader(ClassLoader parent, java.util.Map<String, byte[]> held, java.util.Map<String, Integer> heldFrom,
+                List<Path> jars) throws IOException {
+            super(parent);
+            this.held = held;
+            this.heldFrom = heldFrom;
+            this.sources = new java.security.CodeSource[jars.size()];
+            for (int i = 0; i < sources.length; i++) {
+                sources[i] = new java.security.CodeSource(jars.get(i).toUri().toURL(),
+                        (java.security.CodeSigner[]) null);
+            }
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            String entry = name.replace('.', '/').concat(".class");
+            byte[] b = held.get(entry);
+            if (b == null) {
+                throw new ClassNotFoundException(name);
+            }
+            return defineClass(name, b, 0, b.length, sources[heldFrom.get(entry)]);
+        }
+
+        @Override
+        public InputStream getResourceAsStream(String name) {
+            byte[] b = held.get(name);
+            return b == null ? super.getResourceAsStream(name) : new java.io.ByteArrayInputStream(b);
+        }
     }
 
     /** One round of {@code engine} on {@code threads} threads: every class, then every resource. */
@@ -184,10 +253,12 @@ public final class ClassLoadBench {
     private Round open(String engine, Contents c, AtomicLong read, AtomicInteger failures) throws IOException {
         int nClasses = c.classes().size();
         switch (engine) {
-            case URL_LOADER, SLUICE_LOADER -> {
+            case URL_LOADER, SLUICE_LOADER, DEFINE_ONLY -> {
                 ClassLoader parent = ClassLoader.getPlatformClassLoader();
                 ClassLoader loader;
-                if (engine.equals(URL_LOADER)) {
+                if (engine.equals(DEFINE_ONLY)) {
+                    loader = new HeldLoader(parent, held, heldFrom, options.jars());
+                } else if (engine.equals(URL_LOADER)) {
                     URL[] urls = new URL[options.jars().size()];
                     for (int i = 0; i < urls.length; i++) {
                         urls[i] = options.jars().get(i).toUri().toURL();
@@ -217,7 +288,9 @@ public final class ClassLoadBench {
 
                     @Override
                     public void close() throws IOException {
-                        ((java.io.Closeable) loader).close();
+                        if (loader instanceof java.io.Closeable c) {
+                            c.close();
+                        }
                     }
                 };
             }

@@ -20,7 +20,7 @@ class BenchClassLoadCommandTest {
         assertEquals(Main.OK, code, err::toString);
         String json = out.toString();
         for (String engine : new String[] {"URLClassLoader", "SluiceClassLoader", "ZipFile-read",
-            "ConcurrentZipFile-read"}) {
+            "ConcurrentZipFile-read", "define-only"}) {
             assertTrue(json.contains("{\"engine\": \"" + engine + "\", \"workload\": \"classload-all\""), json);
         }
         assertTrue(json.contains("\"baseline\": \"URLClassLoader\""), json);

@@ -295,6 +295,30 @@ final class CentralDirectory {
         }
     }
 
+    /**
+     * Whether entry i's name starts with {@code asciiPrefix} ({@code ignoreCase}: in ASCII letters' case only, as
+     * the JDK tells {@code META-INF/} names), looked at in the stored bytes without making a String: an ASCII byte
+     * at the start of a name is that char in UTF-8, code page 437 and the other charsets names are read in.
+     */
+    boolean nameStartsWith(int i, String asciiPrefix, boolean ignoreCase) {
+        int from = nameStarts[i];
+        if (nameStarts[i + 1] - from < asciiPrefix.length()) {
+            return false;
+        }
+        for (int k = 0; k < asciiPrefix.length(); k++) {
+            int b = names[from + k];
+            int c = asciiPrefix.charAt(k);
+            if (b != c && !(ignoreCase && lowerAscii(b) == lowerAscii(c))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int lowerAscii(int c) {
+        return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+    }
+
     /** The entry's name for messages: its name, or {@code #i} when the index is out of range. */
     String describe(int i) {
         return i >= 0 && i < count ? name(i) : "#" + i;

@@ -560,6 +560,11 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         return cen;
     }
 
+    /** Whether entry {@code index}'s name starts with {@code asciiPrefix}, looked at without making the name. */
+    boolean nameStartsWith(int index, String asciiPrefix, boolean ignoreCase) {
+        return cen.nameStartsWith(index, asciiPrefix, ignoreCase);
+    }
+
     ScratchPool scratches() {
         return scratches;
     }

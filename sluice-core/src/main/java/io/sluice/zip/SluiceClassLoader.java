@@ -5,7 +5,6 @@ import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -20,6 +19,7 @@ import java.security.CodeSource;
 import java.security.SecureClassLoader;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.Enumeration;
@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.jar.Attributes;
 import java.util.jar.Attributes.Name;
 import java.util.jar.JarFile;
@@ -51,7 +52,12 @@ import java.util.jar.Manifest;
  *   <li>in a jar whose manifest says {@code Multi-Release: true}, {@code META-INF/versions/N/} entries for the
  *       running JDK's version and below take the place of the base entries, as {@link JarFile#runtimeVersion()}
  *       selects them;</li>
- *   <li>{@link #close()} unmaps every jar; what is loaded already stays usable.</li>
+ *   <li>jars are opened (mapped, their central directory read) when a lookup first reaches them, in class path
+ *       order, as {@code URLClassLoader} opens them: a lookup that an earlier jar satisfies never touches the later
+ *       ones, and one that exists but cannot be opened is skipped by every lookup (findClass names it when the class
+ *       is found nowhere); threads whose first lookups meet at once open each jar once;</li>
+ *   <li>{@link #close()} unmaps every jar opened so far and opens no more; what is loaded already stays
+ *       usable.</li>
  * </ul>
  *
  * <p><b>Signed jars</b> are verified by the JDK's verifier through {@link SluiceJarFile#getCodeSigners}: a class
@@ -85,17 +91,35 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     }
 
     private final URL[] urls;
-    private final List<Source> sources;
+    /**
+     * The class path entries opened so far, in search order. Lookups read it with no lock; it only grows, replaced
+     * whole under {@link #openLock}, so that a lookup sees every entry before the one it reached complete.
+     */
+    private volatile Source[] sources = new Source[0];
+    /** Held while a class path entry is opened, and by {@link #close()}: each jar is opened once, in order. */
+    final ReentrantLock openLock = new ReentrantLock();
+    /**
+     * Whether nothing is left to open (or the loader is closed): then a lookup that runs past the last entry, as
+     * every class or resource found nowhere does, ends there instead of taking {@link #openLock}.
+     */
+    private volatile boolean allOpen;
+    /**
+     * URLs still to open, next first: the class path, with each jar's {@code Class-Path} pushed in front once it is
+     * open (depth first, as URLClassLoader walks it). Guarded by {@link #openLock}.
+     */
+    private final Deque<URL> unopened;
+    /** URLs met so far without their fragment, so that one given twice is searched once. Guarded by openLock. */
+    private final Set<String> seen = new HashSet<>();
     /** The outer jars of nested jars and of directories inside jars, each opened once and closed with the loader. */
     private final List<SluiceJarFile> outers = new ArrayList<>();
+    /** Why entries that exist could not be opened, for the message of a class found nowhere; replaced whole. */
+    private volatile List<IOException> openFailures = List.of();
     private volatile boolean closed;
 
     /**
      * A loader over the jars and directories in the system property {@value #CLASS_PATH_PROPERTY}, the form the
      * JVM calls for {@code -Djava.system.class.loader}. Entries that do not exist are skipped, as the JVM skips
-     * them on its class path.
-     *
-     * @throws UncheckedIOException naming the jar, if one that exists cannot be opened as a zip archive
+     * them on its class path; nothing is opened until a lookup needs it.
      */
     public SluiceClassLoader(ClassLoader parent) {
         super(parent);
@@ -107,36 +131,28 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             }
         }
         this.urls = urls(paths);
-        try {
-            this.sources = openAll(urls, outers);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open the class path in -D" + CLASS_PATH_PROPERTY + "="
-                    + property + ": " + e.getMessage(), e);
-        }
+        this.unopened = new ArrayDeque<>(List.of(urls));
     }
 
     /**
      * A loader over {@code classPath}, jars and directories searched in this order after {@code parent} (null for
-     * the bootstrap loader). Entries that do not exist are skipped, as {@code URLClassLoader} skips them.
-     *
-     * @throws IOException naming the jar, if one that exists cannot be opened as a zip archive; what was opened
-     *                     before it is closed again
+     * the bootstrap loader). Entries that do not exist, or are not zip archives, are skipped, as
+     * {@code URLClassLoader} skips them; nothing is opened until a lookup needs it.
      */
-    public SluiceClassLoader(List<Path> classPath, ClassLoader parent) throws IOException {
+    public SluiceClassLoader(List<Path> classPath, ClassLoader parent) {
         super(parent);
         this.urls = urls(classPath);
-        this.sources = openAll(urls, outers);
+        this.unopened = new ArrayDeque<>(List.of(urls));
     }
 
     /**
      * A loader over {@code file:} URLs, as {@code new URLClassLoader(urls, parent)}: a URL ending in {@code /} is a
      * directory, any other a jar; and over {@code jar:file:} URLs of an entry, a nested jar or a directory inside a
-     * jar (see the class comment).
+     * jar (see the class comment). Nothing is opened until a lookup needs it.
      *
      * @throws IllegalArgumentException if a URL is neither a {@code file:} URL nor a {@code jar:file:...!/entry} URL
-     * @throws IOException               naming the jar, if one that exists cannot be opened as a zip archive
      */
-    public SluiceClassLoader(URL[] urls, ClassLoader parent) throws IOException {
+    public SluiceClassLoader(URL[] urls, ClassLoader parent) {
         super(parent);
         for (URL url : urls) {
             if (!"file".equalsIgnoreCase(url.getProtocol()) && !isNested(url)) {
@@ -145,7 +161,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             }
         }
         this.urls = urls.clone();
-        this.sources = openAll(this.urls, outers);
+        this.unopened = new ArrayDeque<>(List.of(this.urls));
     }
 
     private static URL[] urls(List<Path> paths) {
@@ -162,49 +178,74 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     }
 
     /**
-     * Opens the class path as URLClassLoader walks it: a jar's {@code Class-Path} entries come right after the jar
-     * (depth first), a URL met again is skipped, and what does not exist is left out. The outer jars opened for
-     * {@code jar:} URLs go to {@code outers}.
+     * The class path entry at {@code index} in search order, opening entries up to it if no lookup has reached it
+     * yet; null past the end of the class path, or once the loader is closed.
      */
-    private static List<Source> openAll(URL[] urls, List<SluiceJarFile> outers) throws IOException {
-        Deque<URL> unopened = new ArrayDeque<>(List.of(urls));
-        Set<String> seen = new HashSet<>();
-        List<Source> opened = new ArrayList<>(urls.length);
-        boolean success = false;
+    private Source source(int index) {
+        Source[] open = sources;
+        return index < open.length ? open[index] : allOpen ? null : openUpTo(index);
+    }
+
+    /**
+     * Opens the class path as URLClassLoader walks it, until entry {@code index} is open: a jar's {@code Class-Path}
+     * entries come right after the jar (depth first), a URL met again is skipped, and what does not exist or cannot
+     * be opened is left out (the latter remembered in {@link #openFailures}).
+     */
+    private Source openUpTo(int index) {
+        if (openLock.isHeldByCurrentThread()) {
+            // A lookup made by the opening itself (a charset or file system provider found through the system class
+            // loader, when this is it) searches what is open already instead of opening the class path out of order.
+            return null;
+        }
+        openLock.lock();
         try {
-            for (URL url; (url = unopened.pollFirst()) != null;) {
+            while (sources.length <= index) {
+                URL url = closed ? null : unopened.pollFirst();
+                if (url == null) {
+                    allOpen = true;
+                    return null;
+                }
                 if (!seen.add(withoutFragment(url))) {
                     continue;
                 }
-                if (isNested(url)) {
-                    Source nested = openNested(url, outers);
-                    if (nested != null) {
-                        opened.add(nested);
-                    }
+                Source opened;
+                try {
+                    opened = open(url);
+                } catch (IOException e) {
+                    List<IOException> failures = new ArrayList<>(openFailures);
+                    failures.add(e);
+                    openFailures = List.copyOf(failures);
                     continue;
                 }
-                Path p = path(url);
-                if (url.getPath().endsWith("/")) {
-                    if (Files.isDirectory(p)) {
-                        opened.add(new DirSource(p, url));
-                    }
-                } else if (Files.exists(p) && !Files.isDirectory(p)) {
-                    JarSource jar = JarSource.open(p, url);
-                    opened.add(jar);
+                if (opened == null) {
+                    continue;
+                }
+                Source[] grown = Arrays.copyOf(sources, sources.length + 1);
+                grown[grown.length - 1] = opened;
+                sources = grown;
+                if (opened instanceof JarSource jar) {
                     List<URL> classPath = jar.classPath();
                     for (int i = classPath.size() - 1; i >= 0; i--) {
                         unopened.addFirst(classPath.get(i));
                     }
                 }
             }
-            success = true;
-            return List.copyOf(opened);
+            return sources[index];
         } finally {
-            if (!success) {
-                opened.forEach(Source::close);
-                closeAll(outers);
-            }
+            openLock.unlock();
         }
+    }
+
+    /** The source for one class path URL, or null if there is nothing there. Called under {@link #openLock}. */
+    private Source open(URL url) throws IOException {
+        if (isNested(url)) {
+            return openNested(url, outers);
+        }
+        Path p = path(url);
+        if (url.getPath().endsWith("/")) {
+            return Files.isDirectory(p) ? new DirSource(p, url) : null;
+        }
+        return Files.exists(p) && !Files.isDirectory(p) ? JarSource.open(p, url) : null;
     }
 
     /** Whether {@code url} names an entry of a jar on this machine: {@code jar:file:/outer.jar!/entry}. */
@@ -289,7 +330,8 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     @Override
     protected Class<?> findClass(String name) throws ClassNotFoundException {
         String path = name.replace('.', '/').concat(".class");
-        for (Source s : sources) {
+        Source s;
+        for (int i = 0; (s = source(i)) != null; i++) {
             byte[] bytes;
             try {
                 bytes = s.read(path);
@@ -315,7 +357,22 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
                 return defineClass(name, bytes, 0, bytes.length, cs);
             }
         }
-        throw new ClassNotFoundException(closed ? name + ": " + this + " is closed" : name);
+        if (closed) {
+            throw new ClassNotFoundException(name + ": " + this + " is closed");
+        }
+        List<IOException> failures = openFailures;
+        if (failures.isEmpty()) {
+            throw new ClassNotFoundException(name);
+        }
+        StringBuilder why = new StringBuilder(name).append(" (not in the class path entries that could be opened; ")
+                .append(failures.size() == 1 ? "one that" : failures.size() + " that")
+                .append(" could not be opened and were skipped: ");
+        for (int i = 0; i < failures.size(); i++) {
+            why.append(i == 0 ? "" : "; ").append(failures.get(i).getMessage());
+        }
+        ClassNotFoundException e = new ClassNotFoundException(why.append(')').toString(), failures.get(0));
+        failures.stream().skip(1).forEach(e::addSuppressed);
+        throw e;
     }
 
     /**
@@ -377,7 +434,8 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
 
     @Override
     protected URL findResource(String name) {
-        for (Source s : sources) {
+        Source s;
+        for (int i = 0; (s = source(i)) != null; i++) {
             URL u = s.resource(name);
             if (u != null) {
                 return u;
@@ -389,7 +447,8 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     @Override
     protected Enumeration<URL> findResources(String name) {
         List<URL> found = new ArrayList<>();
-        for (Source s : sources) {
+        Source s;
+        for (int i = 0; (s = source(i)) != null; i++) {
             URL u = s.resource(name);
             if (u != null) {
                 found.add(u);
@@ -411,6 +470,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             return null;
         }
         String spelled = url.toString();
+        // The source that gave the URL was opened by getResource, if it is one of ours.
         for (Source s : sources) {
             if (s instanceof JarSource && spelled.startsWith(((JarSource) s).base)) {
                 try {
@@ -431,15 +491,23 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     }
 
     /**
-     * Unmaps every jar of the class path. Classes loaded already keep working; finding new classes or resources in
-     * this loader's jars fails afterwards, and reads of them in progress on other threads end with an
-     * {@link IOException}. Closing twice does nothing.
+     * Unmaps every jar of the class path opened so far, and opens no more (an opening in progress on another thread
+     * ends first). Classes loaded already keep working; finding new classes or resources in this loader's jars fails
+     * afterwards, and reads of them in progress on other threads end with an {@link IOException}. Closing twice does
+     * nothing.
      */
     @Override
     public void close() {
-        closed = true;
-        sources.forEach(Source::close);
-        closeAll(outers);
+        openLock.lock();
+        try {
+            closed = true;
+            for (Source s : sources) {
+                s.close();
+            }
+            closeAll(outers);
+        } finally {
+            openLock.unlock();
+        }
     }
 
     /** The loader's class name and its class path's URLs, for messages. */

@@ -131,8 +131,13 @@ public final class SluiceJarFile implements Closeable {
     /** The versioned directories present from {@code feature} down to 9, newest first. */
     private static int[] versions(ConcurrentZipFile zip, int feature) {
         boolean[] present = new boolean[feature + 1];
-        for (ConcurrentZipFile.Entry e : zip) {
-            int v = versionOf(e.getName());
+        // Only names under META-INF/versions/ are made into Strings: a jar is opened on the way to its first class,
+        // and decoding every name of a big jar there is start-up time.
+        for (int i = 0; i < zip.size(); i++) {
+            if (!zip.nameStartsWith(i, VERSIONS, false)) {
+                continue;
+            }
+            int v = versionOf(zip.entry(i).getName());
             if (v > BASE_FEATURE && v <= feature) {
                 present[v] = true;
             }
@@ -169,8 +174,11 @@ public final class SluiceJarFile implements Closeable {
      * ({@code META-INF/*.SF}) directly in {@code META-INF/}.
      */
     private static boolean hasSignature(ConcurrentZipFile zip) {
-        for (ConcurrentZipFile.Entry e : zip) {
-            String n = e.getName();
+        for (int i = 0; i < zip.size(); i++) {
+            if (!zip.nameStartsWith(i, "META-INF/", true)) {
+                continue;
+            }
+            String n = zip.entry(i).getName();
             if (n.length() > 12 && n.regionMatches(true, 0, "META-INF/", 0, 9) && n.indexOf('/', 9) < 0
                     && n.regionMatches(true, n.length() - 3, ".SF", 0, 3)) {
                 return true;

@@ -3,6 +3,7 @@ package io.sluice.zip;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,6 +19,7 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -434,6 +436,7 @@ class SluiceClassLoaderTest {
         Path b = Files.copy(realJar("h2-mvstore"), tmp.resolve("copied-h2-mvstore.jar"));
         SluiceClassLoader ours = new SluiceClassLoader(List.of(a, b), ClassLoader.getPlatformClassLoader());
         Class<?> loaded = ours.loadClass("picocli.CommandLine$Help$Ansi");
+        assertNull(ours.getResource("no/such/resource.txt"), "a lookup that reaches the second jar opens it");
         assertTrue(maps().contains(a.toString()), "picocli is mapped while the loader is open");
         assertTrue(maps().contains(b.toString()), "h2-mvstore is mapped while the loader is open");
         ours.close();
@@ -448,6 +451,71 @@ class SluiceClassLoaderTest {
         ours.close();
     }
 
+    /**
+     * Jars are opened when a lookup first reaches them, as URLClassLoader opens them: one the lookups have not
+     * reached is never mapped, and close releases those that were, leaving the rest unopened for good.
+     */
+    @Test
+    void opensAJarWhenALookupFirstReachesIt() throws Exception {
+        Path a = Files.copy(realJar("picocli"), tmp.resolve("first-picocli.jar"));
+        Path b = Files.copy(realJar("h2-mvstore"), tmp.resolve("second-h2-mvstore.jar"));
+        Path c = Files.copy(realJar("h2-mvstore"), tmp.resolve("third-h2-mvstore.jar"));
+        SluiceClassLoader ours = new SluiceClassLoader(List.of(a, b, c), ClassLoader.getPlatformClassLoader());
+        assertFalse(maps().contains(a.toString()), "nothing is opened before the first lookup");
+        ours.loadClass("picocli.CommandLine");
+        assertNotNull(ours.getResource("picocli/CommandLine.class"));
+        assertTrue(maps().contains(a.toString()), "the first jar is mapped by the lookup that found the class");
+        assertFalse(maps().contains(b.toString()), "the second jar is mapped though no lookup went past the first");
+        Class<?> store = ours.loadClass("org.h2.mvstore.MVStore");
+        assertEquals(b.toUri().toURL(), store.getProtectionDomain().getCodeSource().getLocation());
+        assertTrue(maps().contains(b.toString()), "the second jar is mapped once a lookup reached it");
+        assertFalse(maps().contains(c.toString()), "the third jar is mapped though the second had the class");
+        ours.close();
+        assertFalse(maps().contains(a.toString()), "the first jar is still mapped after close");
+        assertFalse(maps().contains(b.toString()), "the second jar is still mapped after close");
+        assertNull(ours.getResource("no/such/resource.txt"));
+        assertFalse(maps().contains(c.toString()), "a lookup after close opened the third jar");
+    }
+
+    /**
+     * Threads whose first lookups meet open each jar once: every class from the second jar has the same code source,
+     * and the jar is mapped once.
+     */
+    @Test
+    void concurrentFirstLookupsOpenAJarOnce() throws Exception {
+        Path a = Files.copy(realJar("picocli"), tmp.resolve("raced-picocli.jar"));
+        Path b = Files.copy(realJar("h2-mvstore"), tmp.resolve("raced-h2-mvstore.jar"));
+        List<String> names = entryNames(b).stream().filter(SluiceClassLoaderTest::isClass)
+                .map(SluiceClassLoaderTest::className).filter(n -> n.startsWith("org.h2.mvstore.")).toList();
+        int threads = 8;
+        for (int attempt = 0; attempt < 20; attempt++) {
+            SluiceClassLoader ours = new SluiceClassLoader(List.of(a, b), ClassLoader.getPlatformClassLoader());
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<CodeSource>> results = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    String name = names.get(t % names.size());
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        return Class.forName(name, false, ours).getProtectionDomain().getCodeSource();
+                    }));
+                }
+                CodeSource first = results.get(0).get(60, TimeUnit.SECONDS);
+                for (Future<CodeSource> f : results) {
+                    assertSame(first, f.get(60, TimeUnit.SECONDS), "one code source, so one opening, per jar");
+                }
+                assertEquals(1, maps().lines().filter(l -> l.endsWith(b.toString())).count(),
+                        "the second jar is mapped once");
+                assertEquals(1, maps().lines().filter(l -> l.endsWith(a.toString())).count(),
+                        "the first jar is mapped once");
+            } finally {
+                pool.shutdownNow();
+                ours.close();
+            }
+        }
+    }
+
     static String maps() throws IOException {
         return Files.readString(Path.of("/proc/self/maps"));
     }
@@ -458,11 +526,59 @@ class SluiceClassLoaderTest {
                 () -> new SluiceClassLoader(new URL[] {URI.create("https://example.com/x.jar").toURL()}, null));
     }
 
+    /**
+     * Once the whole class path is open, a lookup that runs past its end (a class or resource found nowhere, which a
+     * program asks for often: optional dependencies, service files) takes no lock: it returns while another thread
+     * holds the opening lock.
+     */
     @Test
-    void namesTheJarThatIsNotAnArchive() throws IOException {
+    void lookupsFoundNowhereTakeNoLockOnceEverythingIsOpen() throws Exception {
+        Path picocli = realJar("picocli");
+        Path h2 = realJar("h2-mvstore");
+        try (SluiceClassLoader ours = new SluiceClassLoader(List.of(picocli, h2), null)) {
+            assertNull(ours.getResource("no/such/resource.txt"), "the first lookup found nowhere opens everything");
+            ExecutorService other = Executors.newSingleThreadExecutor();
+            ours.openLock.lock();
+            try {
+                Future<String> lookups = other.submit(() -> {
+                    assertNull(ours.getResource("no/such/resource.txt"));
+                    assertFalse(ours.getResources("no/such/resource.txt").hasMoreElements());
+                    assertThrows(ClassNotFoundException.class, () -> ours.loadClass("no.such.Clazz"));
+                    return Class.forName("org.h2.mvstore.MVStore", false, ours).getName();
+                });
+                assertEquals("org.h2.mvstore.MVStore", lookups.get(30, TimeUnit.SECONDS));
+            } finally {
+                ours.openLock.unlock();
+                other.shutdownNow();
+            }
+        }
+    }
+
+    /**
+     * A jar that is missing or not a zip archive does not fail the loader, nor a lookup that an earlier or later
+     * entry satisfies: it is skipped as URLClassLoader skips it, and named when a class is found nowhere.
+     */
+    @Test
+    void skipsAndNamesAJarThatIsNotAnArchive() throws Exception {
         Path bad = Files.writeString(tmp.resolve("not-a.jar"), "plain text, no central directory");
-        IOException e = assertThrows(IOException.class, () -> new SluiceClassLoader(List.of(bad), null));
-        assertTrue(e.getMessage().contains(bad.toString()), e.getMessage());
+        Path picocli = realJar("picocli");
+        Path h2 = realJar("h2-mvstore");
+        URL[] urls = {picocli.toUri().toURL(), bad.toUri().toURL(), tmp.resolve("missing.jar").toUri().toURL(),
+                h2.toUri().toURL()};
+        try (URLClassLoader jdk = new URLClassLoader(urls, null);
+                SluiceClassLoader ours = new SluiceClassLoader(urls, null)) {
+            assertEquals(urls[0], ours.loadClass("picocli.CommandLine").getProtectionDomain().getCodeSource()
+                    .getLocation());
+            assertEquals(urls[3], ours.loadClass("org.h2.mvstore.MVStore").getProtectionDomain().getCodeSource()
+                    .getLocation());
+            assertEquals(Collections.list(jdk.getResources(JarFile.MANIFEST_NAME)).toString(),
+                    Collections.list(ours.getResources(JarFile.MANIFEST_NAME)).toString());
+            ClassNotFoundException e = assertThrows(ClassNotFoundException.class,
+                    () -> ours.loadClass("no.such.Clazz"));
+            assertTrue(e.getMessage().startsWith("no.such.Clazz"), e.getMessage());
+            assertTrue(e.getMessage().contains(bad.toString()), e.getMessage());
+            assertTrue(e.getCause() instanceof IOException, String.valueOf(e.getCause()));
+        }
     }
 
     /**
