@@ -168,6 +168,42 @@ class SluiceLocalFileSystemTest {
     }
 
     @Test
+    void vectoredReadsIntoHeapBuffersUseTheStreamsOwnDescriptorOnly() throws Exception {
+        // AUTO engine: a batch would open an io_uring descriptor of its own, though heap requests run one by one.
+        List<FileRange> ranges = List.of(FileRange.createFileRange(0, 70_000), FileRange.createFileRange(200_000,
+                90_000));
+        java.nio.file.Path local = dir.resolve("data.bin").toRealPath();
+        try (FSDataInputStream in = fs.open(file)) {
+            in.readVectored(ranges, ByteBuffer::allocate);
+            for (FileRange range : ranges) {
+                ByteBuffer got = range.getData().get(10, TimeUnit.SECONDS);
+                byte[] bytes = new byte[got.remaining()];
+                got.get(bytes);
+                assertArrayEquals(java.util.Arrays.copyOfRange(data, (int) range.getOffset(),
+                        (int) range.getOffset() + range.getLength()), bytes);
+            }
+            assertEquals(1, descriptorsOf(local), "descriptors open on " + local);
+        }
+    }
+
+    /** How many of this process's descriptors name {@code path} (Linux: /proc/self/fd). */
+    private static long descriptorsOf(java.nio.file.Path path) throws IOException {
+        long n = 0;
+        try (var fds = Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            for (java.nio.file.Path fd : fds.toList()) {
+                try {
+                    if (Files.readSymbolicLink(fd).equals(path)) {
+                        n++;
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // the listing's own descriptor, or one another thread closed
+                }
+            }
+        }
+        return n;
+    }
+
+    @Test
     void aFailingVectoredReadCompletesEveryFuture() throws Exception {
         List<FileRange> ranges = List.of(FileRange.createFileRange(0, 100), FileRange.createFileRange(100_000, 100),
                 FileRange.createFileRange(200_000, 100));
