@@ -4,6 +4,7 @@ import io.sluice.Engine;
 import io.sluice.IoBatch;
 import io.sluice.PositionalFile;
 import io.sluice.SluiceOption;
+import io.sluice.chunks.CacheAdvice;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -40,7 +41,9 @@ import org.apache.hadoop.fs.impl.CombinedFileRange;
  * {@code maxMerged} bytes a merged range), and reads each merged range into one buffer from the caller's allocator;
  * the requested ranges get slices of it ({@link StreamCapabilities#VECTOREDIO_BUFFERS_SLICED}). Into direct buffers
  * the reads go as one {@link IoBatch}, on io_uring one system call for the whole list; into heap buffers, which no
- * engine can hand to the kernel, as positional reads one after another. With O_DIRECT the
+ * engine can hand to the kernel, as positional reads one after another. Before any of them, unless turned off, the
+ * kernel is asked for all the merged ranges ({@code posix_fadvise(WILLNEED)}): a cold file's ranges are then read
+ * from the device all at once and exactly, with no read-ahead past their ends. With O_DIRECT the
  * reads go, rounded out to the block size, into aligned memory of the stream's own, and the requested bytes are
  * copied from there. Failures complete the ranges' futures exceptionally; {@code readVectored} returns once every
  * future is complete.
@@ -53,6 +56,7 @@ final class SluiceFSInputStream extends FSInputStream
     private final PositionalFile file;
     private final FileSystem.Statistics statistics;
     private final boolean direct;
+    private final boolean willNeed;
     private final int minSeek;
     private final int maxMerged;
     private final byte[] buffer;
@@ -66,11 +70,12 @@ final class SluiceFSInputStream extends FSInputStream
     /** Aligned scratch for O_DIRECT reads, taken by one vectored read at a time and put back after (else made anew). */
     private final AtomicReference<ByteBuffer> directScratch = new AtomicReference<>();
 
-    SluiceFSInputStream(PositionalFile file, int bufferSize, boolean direct, int minSeek, int maxMerged,
-            FileSystem.Statistics statistics) {
+    SluiceFSInputStream(PositionalFile file, int bufferSize, boolean direct, boolean willNeed, int minSeek,
+            int maxMerged, FileSystem.Statistics statistics) {
         this.file = file;
         this.buffer = new byte[Math.max(1, bufferSize)];
         this.direct = direct;
+        this.willNeed = willNeed;
         this.minSeek = minSeek;
         this.maxMerged = maxMerged;
         this.statistics = statistics;
@@ -319,6 +324,9 @@ final class SluiceFSInputStream extends FSInputStream
                 readDirect(odirect, block, merged, size, allocate, release);
             } else {
                 List<CombinedFileRange> merged = VectoredReadUtils.mergeSortedRanges(sorted, 1, minSeek, maxMerged);
+                if (willNeed) {
+                    askAhead(merged);
+                }
                 readBuffered(merged, allocate, release);
             }
         } catch (IOException | RuntimeException | Error e) {
@@ -328,6 +336,21 @@ final class SluiceFSInputStream extends FSInputStream
             }
             throw e;
         }
+    }
+
+    /**
+     * Asks the kernel for every merged range before the first is read: the device gets them all at once, and only
+     * their bytes. Without it each range's first read misses the cache, the kernel's read-ahead reads that range a
+     * window at a time and goes on past its end, into bytes no range asked for (column chunks a scan skips).
+     */
+    private void askAhead(List<CombinedFileRange> merged) {
+        long[] offsets = new long[merged.size()];
+        long[] lengths = new long[merged.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = merged.get(i).getOffset();
+            lengths[i] = merged.get(i).getLength();
+        }
+        CacheAdvice.willNeed(file.path(), offsets, lengths);
     }
 
     /**
