@@ -218,7 +218,12 @@ public final class ParquetBench {
                 .append("l_comment", comment.toString());
     }
 
-    /** The configuration of a contender: which class serves {@code file:}, uncached so that each scan gets it. */
+    /**
+     * The configuration of a contender: which class serves {@code file:}, uncached so that each scan gets it, and
+     * {@code SluiceLocalFileSystem}'s vectored-read settings ({@code fs.sluice.vectored.read.*}) where a system
+     * property of the same name gives them, so that a run can compare them without a rebuild
+     * ({@code SLUICE_JAVA_OPTS=-Dfs.sluice.vectored.read.willneed=false ./sluice bench parquet ...}).
+     */
     static Configuration conf(String contender) {
         Configuration conf = new Configuration();
         conf.set("fs.file.impl", switch (contender) {
@@ -229,6 +234,13 @@ public final class ParquetBench {
         conf.setBoolean("fs.file.impl.disable.cache", true);
         conf.setBoolean(SluiceLocalFileSystem.DIRECT, contender.equals(SLUICE_DIRECT));
         conf.setBoolean(ParquetInputFormat.HADOOP_VECTORED_IO_ENABLED, true);
+        for (String key : List.of(SluiceLocalFileSystem.WILLNEED, SluiceLocalFileSystem.MIN_SEEK,
+                SluiceLocalFileSystem.MAX_MERGED)) {
+            String value = System.getProperty(key);
+            if (value != null) {
+                conf.set(key, value);
+            }
+        }
         return conf;
     }
 

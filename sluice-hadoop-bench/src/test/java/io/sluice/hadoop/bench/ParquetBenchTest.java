@@ -41,6 +41,18 @@ class ParquetBenchTest {
     }
 
     @Test
+    void vectoredReadSettingsComeFromSystemProperties() {
+        String key = io.sluice.hadoop.SluiceLocalFileSystem.WILLNEED;
+        assertEquals(null, ParquetBench.conf(ParquetBench.SLUICE).get(key));
+        System.setProperty(key, "false");
+        try {
+            assertEquals("false", ParquetBench.conf(ParquetBench.SLUICE).get(key));
+        } finally {
+            System.clearProperty(key);
+        }
+    }
+
+    @Test
     void decompressProducesEveryPagesBytes() throws Exception {
         ParquetBench.Options o = new ParquetBench.Options(dir, 1L << 20, 1, 1, List.of(1),
                 List.of(ParquetBench.WARM), List.of(ParquetBench.ALL), CompressionCodecName.SNAPPY, true, true);
