@@ -341,7 +341,9 @@ final class SluiceFSInputStream extends FSInputStream
     /**
      * Asks the kernel for every merged range before the first is read: the device gets them all at once, and only
      * their bytes. Without it each range's first read misses the cache, the kernel's read-ahead reads that range a
-     * window at a time and goes on past its end, into bytes no range asked for (column chunks a scan skips).
+     * window at a time and goes on past its end, into bytes no range asked for (column chunks a scan skips). The
+     * advice goes by path, on a descriptor of its own: if the path names another file by now, that file's pages are
+     * what come in, and the reads, on the stream's descriptor, are unaffected.
      */
     private void askAhead(List<CombinedFileRange> merged) {
         long[] offsets = new long[merged.size()];
