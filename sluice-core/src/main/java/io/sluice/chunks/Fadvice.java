@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * {@code posix_fadvise} on a descriptor of its own, for {@link CacheAdvice}: page-cache advice acts on the file's
- * pages, whoever opened it, so the reader's engine need not expose its descriptor. (SEQUENTIAL, by contrast, changes
+ * {@code posix_fadvise} on a descriptor of its own, for {@link CacheAdvice}: page-cache advice (DONTNEED, WILLNEED)
+ * acts on the file's pages, whoever opened it, so the reader's engine need not expose its descriptor. (SEQUENTIAL, by contrast, changes
  * the read-ahead of the one open file description it is given, so it would do nothing here; the reader asks the
  * engine for it with {@link io.sluice.Advice#SEQUENTIAL} instead.) Every failure is silent: a hint changes speed,
  * never results.
@@ -40,6 +40,11 @@ final class Fadvice implements AutoCloseable {
     /** Asks the kernel to drop the file's clean pages from the page cache; returns 0 or the error number. */
     int dontNeed() {
         return Native.posixFadvise(fd, 0, 0, Native.POSIX_FADV_DONTNEED);
+    }
+
+    /** Asks the kernel to start reading {@code length} bytes at {@code offset}; returns 0 or the error number. */
+    int willNeed(long offset, long length) {
+        return Native.posixFadvise(fd, offset, length, Native.POSIX_FADV_WILLNEED);
     }
 
     @Override

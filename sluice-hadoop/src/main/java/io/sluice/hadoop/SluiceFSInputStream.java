@@ -4,6 +4,7 @@ import io.sluice.Engine;
 import io.sluice.IoBatch;
 import io.sluice.PositionalFile;
 import io.sluice.SluiceOption;
+import io.sluice.chunks.CacheAdvice;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -37,9 +38,12 @@ import org.apache.hadoop.fs.impl.CombinedFileRange;
  * the shared {@code PositionalFile}, whose engines are safe for concurrent positional reads.
  *
  * <p>{@code readVectored} validates and sorts the ranges, merges those less than {@code minSeek} apart (up to
- * {@code maxMerged} bytes a merged range), and submits one {@link IoBatch} with a read per merged range: on io_uring
- * that is one system call for the whole list. Each merged range is read into one buffer from the caller's allocator
- * and the requested ranges get slices of it ({@link StreamCapabilities#VECTOREDIO_BUFFERS_SLICED}). With O_DIRECT the
+ * {@code maxMerged} bytes a merged range), and reads each merged range into one buffer from the caller's allocator;
+ * the requested ranges get slices of it ({@link StreamCapabilities#VECTOREDIO_BUFFERS_SLICED}). Into direct buffers
+ * the reads go as one {@link IoBatch}, on io_uring one system call for the whole list; into heap buffers, which no
+ * engine can hand to the kernel, as positional reads one after another. Before any of them, unless turned off, the
+ * kernel is asked for all the merged ranges ({@code posix_fadvise(WILLNEED)}): a cold file's ranges are then read
+ * from the device all at once and exactly, with no read-ahead past their ends. With O_DIRECT the
  * reads go, rounded out to the block size, into aligned memory of the stream's own, and the requested bytes are
  * copied from there. Failures complete the ranges' futures exceptionally; {@code readVectored} returns once every
  * future is complete.
@@ -52,6 +56,7 @@ final class SluiceFSInputStream extends FSInputStream
     private final PositionalFile file;
     private final FileSystem.Statistics statistics;
     private final boolean direct;
+    private final boolean willNeed;
     private final int minSeek;
     private final int maxMerged;
     private final byte[] buffer;
@@ -65,11 +70,12 @@ final class SluiceFSInputStream extends FSInputStream
     /** Aligned scratch for O_DIRECT reads, taken by one vectored read at a time and put back after (else made anew). */
     private final AtomicReference<ByteBuffer> directScratch = new AtomicReference<>();
 
-    SluiceFSInputStream(PositionalFile file, int bufferSize, boolean direct, int minSeek, int maxMerged,
-            FileSystem.Statistics statistics) {
+    SluiceFSInputStream(PositionalFile file, int bufferSize, boolean direct, boolean willNeed, int minSeek,
+            int maxMerged, FileSystem.Statistics statistics) {
         this.file = file;
         this.buffer = new byte[Math.max(1, bufferSize)];
         this.direct = direct;
+        this.willNeed = willNeed;
         this.minSeek = minSeek;
         this.maxMerged = maxMerged;
         this.statistics = statistics;
@@ -318,6 +324,9 @@ final class SluiceFSInputStream extends FSInputStream
                 readDirect(odirect, block, merged, size, allocate, release);
             } else {
                 List<CombinedFileRange> merged = VectoredReadUtils.mergeSortedRanges(sorted, 1, minSeek, maxMerged);
+                if (willNeed) {
+                    askAhead(merged);
+                }
                 readBuffered(merged, allocate, release);
             }
         } catch (IOException | RuntimeException | Error e) {
@@ -329,28 +338,60 @@ final class SluiceFSInputStream extends FSInputStream
         }
     }
 
-    /** One batch, a read per merged range straight into the caller's buffer for it. */
+    /**
+     * Asks the kernel for every merged range before the first is read: the device gets them all at once, and only
+     * their bytes. Without it each range's first read misses the cache, the kernel's read-ahead reads that range a
+     * window at a time and goes on past its end, into bytes no range asked for (column chunks a scan skips). The
+     * advice goes by path, on a descriptor of its own: if the path names another file by now, that file's pages are
+     * what come in, and the reads, on the stream's descriptor, are unaffected.
+     */
+    private void askAhead(List<CombinedFileRange> merged) {
+        long[] offsets = new long[merged.size()];
+        long[] lengths = new long[merged.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = merged.get(i).getOffset();
+            lengths[i] = merged.get(i).getLength();
+        }
+        CacheAdvice.willNeed(file.path(), offsets, lengths);
+    }
+
+    /**
+     * A read per merged range straight into the caller's buffer for it: one batch when the allocator gives direct
+     * buffers. Heap buffers (Parquet's default allocator gives those) are read one after another by positional reads
+     * instead: the kernel cannot be handed heap memory, so an engine runs such requests one by one anyway, and a
+     * batch would only open the engine's io_uring descriptor beside the stream's for nothing.
+     */
     private void readBuffered(List<CombinedFileRange> merged, IntFunction<ByteBuffer> allocate,
             Consumer<ByteBuffer> release) {
-        IoBatch batch = IoBatch.create(merged.size());
         ByteBuffer[] buffers = new ByteBuffer[merged.size()];
+        boolean anyDirect = false;
         for (int i = 0; i < buffers.length; i++) {
-            CombinedFileRange range = merged.get(i);
-            buffers[i] = allocate.apply(range.getLength());
-            batch.read(file, buffers[i], range.getOffset());
+            buffers[i] = allocate.apply(merged.get(i).getLength());
+            anyDirect |= buffers[i].isDirect();
         }
-        batch.submit();
+        IoBatch batch = null;
+        if (anyDirect) {
+            batch = IoBatch.create(merged.size());
+            for (int i = 0; i < buffers.length; i++) {
+                batch.read(file, buffers[i], merged.get(i).getOffset());
+            }
+            batch.submit();
+        }
         for (int i = 0; i < buffers.length; i++) {
             CombinedFileRange range = merged.get(i);
             ByteBuffer data = buffers[i];
             try {
-                IOException error = batch.error(i);
-                if (error != null) {
-                    throw error;
+                long n = 0;
+                if (batch != null) {
+                    IOException error = batch.error(i);
+                    if (error != null) {
+                        throw error;
+                    }
+                    n = batch.result(i);
                 }
-                long n = batch.result(i);
                 long at = range.getOffset() + Math.max(0, n);
-                // A short read (a range over the engine's per-call cap, or a signal) goes on where it stopped.
+                // What the batch left (all of it without one; a range over the engine's per-call cap, or a signal)
+                // goes on where it stopped.
                 while (n >= 0 && data.hasRemaining()) {
                     n = file.read(data, at);
                     at += Math.max(0, n);

@@ -48,6 +48,9 @@ import static org.apache.hadoop.fs.Options.OpenFileOptions.FS_OPTION_OPENFILE_ST
  *       O_DIRECT (tmpfs, some overlays) fails the first vectored read with the kernel's cause.</li>
  *   <li>{@value #MIN_SEEK} and {@value #MAX_MERGED} (configuration): how close ranges of one vectored read must be
  *       to be read as one, and the most bytes such a merged read may take.</li>
+ *   <li>{@value #WILLNEED} (configuration, default {@code true}): a vectored read without O_DIRECT first asks the
+ *       kernel for all its merged ranges ({@code posix_fadvise(WILLNEED)}), so that a cold file's ranges come from
+ *       the device at once, and only their bytes, not the read-ahead past their ends.</li>
  *   <li>{@code fs.option.openfile.read.policy}: {@code random}, {@code vector}, {@code columnar}, {@code parquet},
  *       {@code orc} and {@code hbase} open the file with {@link Advice#RANDOM} (no kernel read-ahead);
  *       {@code sequential}, {@code whole-file}, {@code csv}, {@code json} and {@code avro} with
@@ -69,11 +72,17 @@ public class SluiceLocalFileSystem extends RawLocalFileSystem {
     public static final String MIN_SEEK = "fs.sluice.vectored.read.min.seek.size";
     /** Configuration key: the most bytes ranges are merged into (default 1 MiB, Hadoop's own default). */
     public static final String MAX_MERGED = "fs.sluice.vectored.read.max.merged.size";
+    /**
+     * Configuration key: whether a vectored read asks the kernel for all its merged ranges before reading them
+     * ({@code posix_fadvise(WILLNEED)}; default {@code true}). Reads without O_DIRECT only.
+     */
+    public static final String WILLNEED = "fs.sluice.vectored.read.willneed";
     /** The stream's buffer for sequential reads when the caller names none: Hadoop's {@code io.file.buffer.size}. */
     private static final int DEFAULT_BUFFER = 64 * 1024;
 
     private Engine engine = Engine.best();
     private boolean directDefault;
+    private boolean willNeed = true;
     private int minSeek = 16 * 1024;
     private int maxMerged = 1024 * 1024;
 
@@ -82,7 +91,8 @@ public class SluiceLocalFileSystem extends RawLocalFileSystem {
     }
 
     /**
-     * Reads {@value #ENGINE} and {@value #DIRECT} from {@code conf}, then initializes as the raw local file system.
+     * Initializes as the raw local file system, then reads {@value #ENGINE}, {@value #DIRECT}, {@value #WILLNEED},
+     * {@value #MIN_SEEK} and {@value #MAX_MERGED} from {@code conf}.
      *
      * @throws IllegalArgumentException if {@value #ENGINE} names no engine
      */
@@ -99,6 +109,7 @@ public class SluiceLocalFileSystem extends RawLocalFileSystem {
             }
         }
         directDefault = conf.getBoolean(DIRECT, false);
+        willNeed = conf.getBoolean(WILLNEED, true);
         minSeek = (int) conf.getLongBytes(MIN_SEEK, minSeek);
         maxMerged = (int) conf.getLongBytes(MAX_MERGED, maxMerged);
         if (minSeek < 0 || maxMerged <= 0) {
@@ -237,7 +248,7 @@ public class SluiceLocalFileSystem extends RawLocalFileSystem {
         }
         int buffer = bufferSize > 0 ? bufferSize : getConf() == null ? DEFAULT_BUFFER
                 : getConf().getInt("io.file.buffer.size", DEFAULT_BUFFER);
-        return new FSDataInputStream(new SluiceFSInputStream(file, buffer, direct, minSeek, maxMerged,
+        return new FSDataInputStream(new SluiceFSInputStream(file, buffer, direct, willNeed, minSeek, maxMerged,
                 statistics));
     }
 }

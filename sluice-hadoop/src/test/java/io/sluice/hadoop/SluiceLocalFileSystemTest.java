@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.Advice;
 import io.sluice.Engine;
+import io.sluice.chunks.CacheAdvice;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -165,6 +167,115 @@ class SluiceLocalFileSystemTest {
         }
         // 1000..1300 is one read (gap 100 < 16 KiB), 250000 another.
         assertEquals(List.of(300, 5000), allocated.stream().map(ByteBuffer::capacity).toList());
+    }
+
+    @Test
+    void vectoredReadsIntoHeapBuffersUseTheStreamsOwnDescriptorOnly() throws Exception {
+        // AUTO engine: a batch would open an io_uring descriptor of its own, though heap requests run one by one.
+        List<FileRange> ranges = List.of(FileRange.createFileRange(0, 70_000), FileRange.createFileRange(200_000,
+                90_000));
+        java.nio.file.Path local = dir.resolve("data.bin").toRealPath();
+        try (FSDataInputStream in = fs.open(file)) {
+            in.readVectored(ranges, ByteBuffer::allocate);
+            for (FileRange range : ranges) {
+                ByteBuffer got = range.getData().get(10, TimeUnit.SECONDS);
+                byte[] bytes = new byte[got.remaining()];
+                got.get(bytes);
+                assertArrayEquals(java.util.Arrays.copyOfRange(data, (int) range.getOffset(),
+                        (int) range.getOffset() + range.getLength()), bytes);
+            }
+            assertEquals(1, descriptorsOf(local), "descriptors open on " + local);
+        }
+    }
+
+    @Test
+    void aColdVectoredReadBringsInItsRangesAndNoReadAheadPastThem() throws Exception {
+        Assumptions.assumeTrue(CacheAdvice.isSupported(), "no posix_fadvise here");
+        java.nio.file.Path local = dir.resolve("big.bin");
+        int mib = 1 << 20;
+        byte[] big = new byte[16 * mib];
+        new Random(6).nextBytes(big);
+        Files.write(local, big);
+        assertTrue(CacheAdvice.drop(local));
+        Assumptions.assumeFalse(resident(local, 0, big.length), "this file system keeps the pages (tmpfs?)");
+        List<FileRange> ranges = List.of(FileRange.createFileRange(4 * mib, 3 * mib),
+                FileRange.createFileRange(12 * mib, 100_000));
+        try (FSDataInputStream in = fs.open(new Path(local.toUri()))) {
+            in.readVectored(ranges, ByteBuffer::allocate);
+            for (FileRange range : ranges) {
+                ByteBuffer got = range.getData().get(10, TimeUnit.SECONDS);
+                assertEquals(ByteBuffer.wrap(big, (int) range.getOffset(), range.getLength()), got);
+            }
+        }
+        assertTrue(resident(local, 4 * mib, 3 * mib), "the first range");
+        // The kernel's read-ahead, which a cold read would start, reads on past the end of each range.
+        assertFalse(resident(local, 7 * mib, 4096), "the page after the first range");
+        assertFalse(resident(local, 12 * mib + 102_400, 4096), "the page after the second range's last");
+    }
+
+    @Test
+    void askingAheadCanBeTurnedOff() throws Exception {
+        Assumptions.assumeTrue(CacheAdvice.isSupported(), "no posix_fadvise here");
+        java.nio.file.Path local = dir.resolve("big.bin");
+        int mib = 1 << 20;
+        byte[] big = new byte[16 * mib];
+        new Random(7).nextBytes(big);
+        Files.write(local, big);
+        assertTrue(CacheAdvice.drop(local));
+        Assumptions.assumeFalse(resident(local, 0, big.length), "this file system keeps the pages (tmpfs?)");
+        Configuration conf = new Configuration(false);
+        conf.set("fs.file.impl", SluiceLocalFileSystem.class.getName());
+        conf.setBoolean("fs.file.impl.disable.cache", true);
+        conf.setBoolean(SluiceLocalFileSystem.WILLNEED, false);
+        try (FileSystem plain = FileSystem.get(URI.create("file:///"), conf);
+             FSDataInputStream in = plain.open(new Path(local.toUri()))) {
+            List<FileRange> ranges = List.of(FileRange.createFileRange(4 * mib, 3 * mib));
+            in.readVectored(ranges, ByteBuffer::allocate);
+            assertEquals(ByteBuffer.wrap(big, 4 * mib, 3 * mib), ranges.get(0).getData().get(10, TimeUnit.SECONDS));
+        }
+        // Read-ahead as the kernel does it: past the range's end (assumed to reach a page or more past it).
+        Assumptions.assumeTrue(readAheadKb(local) >= 64, "read-ahead too small to show");
+        assertTrue(resident(local, 7 * mib, 4096), "the kernel's read-ahead ran on past the range");
+    }
+
+    /** The read-ahead of the block device holding {@code file}, in KiB, or -1 when it cannot be found. */
+    private static long readAheadKb(java.nio.file.Path file) {
+        try {
+            long dev = ((Number) Files.getAttribute(file, "unix:dev")).longValue();
+            java.nio.file.Path sys = java.nio.file.Path.of("/sys/dev/block/" + ((dev >> 8) & 0xfff) + ":"
+                    + ((dev & 0xff) | ((dev >> 12) & 0xfff00)));
+            java.nio.file.Path queue = sys.toRealPath().resolve("queue/read_ahead_kb");
+            if (!Files.exists(queue)) {
+                queue = sys.toRealPath().getParent().resolve("queue/read_ahead_kb"); // a partition: its disk's
+            }
+            return Long.parseLong(Files.readString(queue).trim());
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Whether every page of {@code length} bytes at {@code offset} is in the page cache (mincore; faults nothing). */
+    private static boolean resident(java.nio.file.Path file, long offset, long length) throws IOException {
+        try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(file)) {
+            return c.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, offset, length).isLoaded();
+        }
+    }
+
+    /** How many of this process's descriptors name {@code path} (Linux: /proc/self/fd). */
+    private static long descriptorsOf(java.nio.file.Path path) throws IOException {
+        long n = 0;
+        try (var fds = Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            for (java.nio.file.Path fd : fds.toList()) {
+                try {
+                    if (Files.readSymbolicLink(fd).equals(path)) {
+                        n++;
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // the listing's own descriptor, or one another thread closed
+                }
+            }
+        }
+        return n;
     }
 
     @Test

@@ -23,6 +23,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
@@ -44,11 +46,13 @@ import org.apache.parquet.schema.MessageTypeParser;
  * {@link SluiceLocalFileSystem} ({@code sluice}) and, cold only, through it with O_DIRECT vectored reads
  * ({@code sluice-direct}).
  *
- * <p>A scan reads every row group and decompresses every page of the columns asked for: all sixteen
+ * <p>A scan reads every row group and every page of the columns asked for: all sixteen
  * ({@code parquet-all}), or the four of TPC-H's query 6 ({@code parquet-subset}: quantity, extended price, discount,
  * ship date), the case where Parquet asks for several ranges of a row group at once through {@code readVectored}
- * (on by default, {@value ParquetInputFormat#HADOOP_VECTORED_IO_ENABLED}). Records are not assembled: the work
- * measured is the reading and the decompression, which is where a file system can differ.
+ * (on by default, {@value ParquetInputFormat#HADOOP_VECTORED_IO_ENABLED}). Records are not assembled. parquet-java
+ * decompresses a Snappy or gzip page only when its bytes are asked for, so by default the work measured is the file
+ * system's (the footer, the column chunks, the page headers); with {@code --decompress} every page's bytes are
+ * produced too, as a reader that goes on to decode values would, and the decompression is measured with the reading.
  *
  * <p>Each cell (workload, cache, threads) runs every contender once per round, the order rotated each round; a cold
  * round first drops every file's pages ({@code posix_fadvise(DONTNEED)}), a warm one follows a scan that loaded them.
@@ -98,11 +102,14 @@ public final class ParquetBench {
 
     /** What to run. */
     record Options(Path dir, long size, int files, int rounds, List<Integer> threads, List<String> caches,
-                   List<String> workloads, CompressionCodecName codec, boolean keep) {
+                   List<String> workloads, CompressionCodecName codec, boolean keep, boolean decompress) {
     }
 
-    /** One scan's figures. */
-    record Sample(long rows, long pageBytes, long nanos) {
+    /**
+     * One scan's figures: {@code pageBytes} the pages' uncompressed sizes as their headers give them,
+     * {@code decompressed} the bytes decompression actually produced (0 unless asked to decompress).
+     */
+    record Sample(long rows, long pageBytes, long decompressed, long nanos) {
     }
 
     /** The samples of one contender in one cell. */
@@ -211,7 +218,12 @@ public final class ParquetBench {
                 .append("l_comment", comment.toString());
     }
 
-    /** The configuration of a contender: which class serves {@code file:}, uncached so that each scan gets it. */
+    /**
+     * The configuration of a contender: which class serves {@code file:}, uncached so that each scan gets it, and
+     * {@code SluiceLocalFileSystem}'s vectored-read settings ({@code fs.sluice.vectored.read.*}) where a system
+     * property of the same name gives them, so that a run can compare them without a rebuild
+     * ({@code SLUICE_JAVA_OPTS=-Dfs.sluice.vectored.read.willneed=false ./sluice bench parquet ...}).
+     */
     static Configuration conf(String contender) {
         Configuration conf = new Configuration();
         conf.set("fs.file.impl", switch (contender) {
@@ -222,14 +234,25 @@ public final class ParquetBench {
         conf.setBoolean("fs.file.impl.disable.cache", true);
         conf.setBoolean(SluiceLocalFileSystem.DIRECT, contender.equals(SLUICE_DIRECT));
         conf.setBoolean(ParquetInputFormat.HADOOP_VECTORED_IO_ENABLED, true);
+        for (String key : List.of(SluiceLocalFileSystem.WILLNEED, SluiceLocalFileSystem.MIN_SEEK,
+                SluiceLocalFileSystem.MAX_MERGED)) {
+            String value = System.getProperty(key);
+            if (value != null) {
+                conf.set(key, value);
+            }
+        }
         return conf;
     }
 
-    /** Reads every row group of {@code file}, decompressing every page of the columns of {@code projection}. */
-    static Sample scan(Configuration conf, Path file, MessageType projection) throws IOException {
+    /**
+     * Reads every row group of {@code file}, every page of the columns of {@code projection}, and with
+     * {@code decompress} the bytes of each (parquet-java decompresses a page lazily, when they are asked for).
+     */
+    static Sample scan(Configuration conf, Path file, MessageType projection, boolean decompress) throws IOException {
         long t0 = System.nanoTime();
         long rows = 0;
         long bytes = 0;
+        long produced = 0;
         org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf))) {
             reader.setRequestedSchema(projection);
@@ -241,20 +264,47 @@ public final class ParquetBench {
                     DictionaryPage dictionary = pages.readDictionaryPage();
                     if (dictionary != null) {
                         bytes += dictionary.getUncompressedSize();
+                        if (decompress) {
+                            produced += dictionary.getBytes().toByteBuffer().remaining();
+                        }
                     }
                     DataPage page;
                     while ((page = pages.readPage()) != null) {
                         bytes += page.getUncompressedSize();
+                        if (decompress) {
+                            produced += page.accept(PAGE_BYTES);
+                        }
                     }
                 }
             }
         }
-        return new Sample(rows, bytes, System.nanoTime() - t0);
+        return new Sample(rows, bytes, produced, System.nanoTime() - t0);
     }
+
+    /** The bytes of a data page, decompressed if they were compressed: their length. */
+    private static final DataPage.Visitor<Long> PAGE_BYTES = new DataPage.Visitor<>() {
+        @Override
+        public Long visit(DataPageV1 page) {
+            return bytes(page.getBytes());
+        }
+
+        @Override
+        public Long visit(DataPageV2 page) {
+            return bytes(page.getData()) + bytes(page.getRepetitionLevels()) + bytes(page.getDefinitionLevels());
+        }
+
+        private long bytes(org.apache.parquet.bytes.BytesInput in) {
+            try {
+                return in.toByteBuffer().remaining();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("decompressing a page: " + e.getMessage(), e);
+            }
+        }
+    };
 
     /** Scans every file with {@code threads} threads taking files from a counter; one sample for the whole set. */
     static Sample scanAll(String contender, List<Path> files, MessageType projection, int threads,
-            ExecutorService pool) throws IOException {
+            boolean decompress, ExecutorService pool) throws IOException {
         Configuration conf = conf(contender);
         AtomicInteger next = new AtomicInteger();
         long t0 = System.nanoTime();
@@ -263,21 +313,25 @@ public final class ParquetBench {
             parts.add(pool.submit(() -> {
                 long rows = 0;
                 long bytes = 0;
+                long produced = 0;
                 for (int i = next.getAndIncrement(); i < files.size(); i = next.getAndIncrement()) {
-                    Sample s = scan(conf, files.get(i), projection);
+                    Sample s = scan(conf, files.get(i), projection, decompress);
                     rows += s.rows();
                     bytes += s.pageBytes();
+                    produced += s.decompressed();
                 }
-                return new long[] {rows, bytes};
+                return new long[] {rows, bytes, produced};
             }));
         }
         long rows = 0;
         long bytes = 0;
+        long produced = 0;
         for (Future<long[]> part : parts) {
             try {
                 long[] v = part.get();
                 rows += v[0];
                 bytes += v[1];
+                produced += v[2];
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while scanning with " + contender, e);
@@ -285,7 +339,7 @@ public final class ParquetBench {
                 throw new IOException(contender + " scan failed: " + e.getCause(), e.getCause());
             }
         }
-        return new Sample(rows, bytes, System.nanoTime() - t0);
+        return new Sample(rows, bytes, produced, System.nanoTime() - t0);
     }
 
     /** Writes the dataset, measures every cell, deletes the dataset unless asked to keep it. */
@@ -318,7 +372,7 @@ public final class ParquetBench {
                                 threads == 1 ? "" : "s", (System.nanoTime() - t0) / 1e9);
                         log.flush();
                         if (cache.equals(WARM)) {
-                            scanAll(RAW, files, SCHEMA, maxThreads, pool); // loads every page
+                            scanAll(RAW, files, SCHEMA, maxThreads, false, pool); // loads every page
                         }
                         for (int round = 0; round < o.rounds(); round++) {
                             for (int k = 0; k < contenders.size(); k++) {
@@ -328,7 +382,7 @@ public final class ParquetBench {
                                         CacheAdvice.drop(file);
                                     }
                                 }
-                                samples.get(contender).add(scanAll(contender, files, projection, threads, pool));
+                                samples.get(contender).add(scanAll(contender, files, projection, threads, o.decompress(), pool));
                             }
                         }
                         long rows = samples.get(RAW).get(0).rows();
@@ -379,7 +433,8 @@ public final class ParquetBench {
         }
         out.println();
         out.println("rows/ms: median over rounds of the rows scanned per ms of wall time (every file, every row group).");
-        out.println("MB/s: the decompressed page bytes of the columns read, per second. spread: (max - min) / median.");
+        out.println("MB/s: the page bytes of the columns read (uncompressed sizes; produced only with --decompress), per second.");
+        out.println("spread: (max - min) / median.");
         out.println("x raw: the median over Hadoop's RawLocalFileSystem's in the same cell, measured side by side.");
         out.flush();
     }
@@ -412,9 +467,9 @@ public final class ParquetBench {
 
     /**
      * The command line: {@code [--size BYTES] [--files N] [--rounds N] [--threads 1,2] [--cache warm,cold]
-     * [--workload parquet-all,parquet-subset] [--codec snappy] [--dir DIR] [--json FILE|-] [--keep]}. With
-     * {@code --keep} the dataset stays in DIR, and a later run with the same size, file count and codec reads it
-     * instead of writing it again.
+     * [--workload parquet-all,parquet-subset] [--codec snappy] [--dir DIR] [--json FILE|-] [--keep] [--decompress]}.
+     * With {@code --keep} the dataset stays in DIR, and a later run with the same size, file count and codec reads it
+     * instead of writing it again; {@code --decompress} has every page's bytes produced (see the class comment).
      */
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "sluice-parquet-bench");
@@ -427,6 +482,7 @@ public final class ParquetBench {
         CompressionCodecName codec = CompressionCodecName.SNAPPY;
         Path json = null;
         boolean keep = false;
+        boolean decompress = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -441,10 +497,12 @@ public final class ParquetBench {
                 case "--dir" -> dir = Path.of(value(args, ++i, a));
                 case "--json" -> json = Path.of(value(args, ++i, a));
                 case "--keep" -> keep = true;
+                case "--decompress" -> decompress = true;
                 case "-h", "--help" -> {
                     System.out.println("Usage: sluice bench parquet [--size BYTES (2g)] [--files N (8)] [--rounds N (3)]"
                             + " [--threads 1,2] [--cache warm,cold] [--workload parquet-all,parquet-subset]"
-                            + " [--codec snappy|zstd|gzip|uncompressed] [--dir DIR] [--json FILE|-] [--keep]");
+                            + " [--codec snappy|zstd|gzip|uncompressed] [--dir DIR] [--json FILE|-] [--keep]"
+                            + " [--decompress]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + a + " (try --help)");
@@ -455,7 +513,8 @@ public final class ParquetBench {
         err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
                 System.getProperty("os.version"), System.getProperty("os.arch"),
                 Runtime.getRuntime().availableProcessors());
-        List<Result> results = run(new Options(dir, size, files, rounds, threads, caches, workloads, codec, keep), err);
+        List<Result> results = run(new Options(dir, size, files, rounds, threads, caches, workloads, codec, keep,
+                decompress), err);
         boolean jsonToStdout = json != null && json.toString().equals("-");
         if (jsonToStdout) {
             json(results, out);

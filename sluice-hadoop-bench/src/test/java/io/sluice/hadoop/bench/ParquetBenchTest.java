@@ -21,7 +21,7 @@ class ParquetBenchTest {
     void tinyRunMeasuresEveryCellAndWritesRows() throws Exception {
         ParquetBench.Options o = new ParquetBench.Options(dir, 2L << 20, 2, 1, List.of(1, 2),
                 List.of(ParquetBench.WARM, ParquetBench.COLD), List.of(ParquetBench.ALL, ParquetBench.SUBSET),
-                CompressionCodecName.SNAPPY, false);
+                CompressionCodecName.SNAPPY, false, false);
         StringWriter log = new StringWriter();
         List<ParquetBench.Result> results = ParquetBench.run(o, new PrintWriter(log));
         // warm: raw and sluice; cold: raw, sluice and sluice-direct; times two workloads and two thread counts.
@@ -38,5 +38,32 @@ class ParquetBenchTest {
                 json.toString());
         assertTrue(json.toString().contains("\"cache\": \"cold\""), json.toString());
         assertEquals(2L << 30, ParquetBench.bytes("2g"));
+    }
+
+    @Test
+    void vectoredReadSettingsComeFromSystemProperties() {
+        String key = io.sluice.hadoop.SluiceLocalFileSystem.WILLNEED;
+        assertEquals(null, ParquetBench.conf(ParquetBench.SLUICE).get(key));
+        System.setProperty(key, "false");
+        try {
+            assertEquals("false", ParquetBench.conf(ParquetBench.SLUICE).get(key));
+        } finally {
+            System.clearProperty(key);
+        }
+    }
+
+    @Test
+    void decompressProducesEveryPagesBytes() throws Exception {
+        ParquetBench.Options o = new ParquetBench.Options(dir, 1L << 20, 1, 1, List.of(1),
+                List.of(ParquetBench.WARM), List.of(ParquetBench.ALL), CompressionCodecName.SNAPPY, true, true);
+        Path file = ParquetBench.write(o, new PrintWriter(new StringWriter())).get(0);
+        var conf = ParquetBench.conf(ParquetBench.SLUICE);
+        ParquetBench.Sample lazy = ParquetBench.scan(conf, file, ParquetBench.SCHEMA, false);
+        ParquetBench.Sample eager = ParquetBench.scan(conf, file, ParquetBench.SCHEMA, true);
+        assertEquals(0, lazy.decompressed());
+        assertTrue(eager.pageBytes() > 0, eager.toString());
+        // Every page decompressed to the size its header gives, the dictionaries' included.
+        assertEquals(eager.pageBytes(), eager.decompressed());
+        assertEquals(lazy.rows(), eager.rows());
     }
 }
