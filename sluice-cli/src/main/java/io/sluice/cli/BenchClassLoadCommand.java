@@ -64,6 +64,9 @@ final class BenchClassLoadCommand implements Callable<Integer> {
     @Option(names = "--no-fatjar", description = "Leave out the fat jar rows.")
     boolean noFatJar;
 
+    @Option(names = "--fatjar-only", description = "Only the fat jar rows (with their start-up unless --no-startup).")
+    boolean fatJarOnly;
+
     @Option(names = "--jruby-jar", paramLabel = "JAR",
             description = "The jruby-complete jar (default: the one the build copied to sluice-cli/target/jruby).")
     Path jrubyJar;
@@ -98,7 +101,7 @@ final class BenchClassLoadCommand implements Callable<Integer> {
         }
         List<ClassLoadBench.Program> programs = new ArrayList<>();
         Path core = location(SluiceClassLoader.class);
-        if (!noStartup) {
+        if (!noStartup && !fatJarOnly) {
             programs.add(new ClassLoadBench.Program("jruby-e1", List.of(jruby), "org.jruby.Main", List.of("-e", "1")));
             programs.add(new ClassLoadBench.Program("sluice-info", ownClassPath(), Main.class.getName(),
                     List.of("info")));
@@ -106,8 +109,13 @@ final class BenchClassLoadCommand implements Callable<Integer> {
         BenchChecks.json(output.json);
         PrintWriter err = spec.commandLine().getErr();
         SectionOutput.describeMachine(err);
-        List<Row> rows = new ArrayList<>(new ClassLoadBench(new ClassLoadBench.Options(j, t, rounds, programs, core),
-                err).run());
+        if (fatJarOnly && noFatJar) {
+            throw new IllegalArgumentException("--fatjar-only and --no-fatjar leave nothing to run");
+        }
+        List<Row> rows = new ArrayList<>();
+        if (!fatJarOnly) {
+            rows.addAll(new ClassLoadBench(new ClassLoadBench.Options(j, t, rounds, programs, core), err).run());
+        }
         // Last: Spring's launcher registers its URL handlers for the whole JVM.
         if (!noFatJar) {
             rows.addAll(new FatJarBench(new FatJarBench.Options(j, t, rounds, !noStartup,

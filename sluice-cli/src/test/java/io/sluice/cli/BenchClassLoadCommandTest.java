@@ -35,4 +35,17 @@ class BenchClassLoadCommandTest {
         assertTrue(json.contains("\"baseline\": \"LaunchedClassLoader\""), json);
         assertTrue(!json.contains("startup-fatjar"), json);
     }
+
+    @Test
+    void fatJarOnlyRunsNothingElse() throws Exception {
+        Path picocli = Path.of(picocli.CommandLine.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), "bench", "classload", "--jars",
+                picocli.toString(), "--threads", "1", "--rounds", "1", "--no-startup", "--fatjar-only", "--json", "-");
+        assertEquals(Main.OK, code, err::toString);
+        String json = out.toString();
+        assertTrue(json.contains("\"workload\": \"classload-fatjar\""), json);
+        assertTrue(!json.contains("classload-all"), json);
+    }
 }
