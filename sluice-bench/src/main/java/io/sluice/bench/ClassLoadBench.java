@@ -74,13 +74,14 @@ public final class ClassLoadBench {
     }
 
     /** The names of every class and resource of the jars, in class path order. */
-    private record Contents(List<String> classes, List<String> resources) {
+    record Contents(List<String> classes, List<String> resources) {
     }
 
-    private Contents contents() throws IOException {
+    /** Every class (but descriptors and package-info) and every resource of {@code jars}, in this order. */
+    static Contents contents(List<Path> jars) throws IOException {
         List<String> classes = new ArrayList<>();
         List<String> resources = new ArrayList<>();
-        for (Path jar : options.jars()) {
+        for (Path jar : jars) {
             try (ConcurrentZipFile zip = ConcurrentZipFile.open(jar)) {
                 for (ConcurrentZipFile.Entry e : zip) {
                     String n = e.getName();
@@ -100,7 +101,7 @@ public final class ClassLoadBench {
     }
 
     /** One contender's work for a round: loaded or read items and bytes, failures counted. */
-    private interface Round {
+    interface Round {
         void item(int k) throws Exception;
 
         default void close() throws IOException {
@@ -110,7 +111,7 @@ public final class ClassLoadBench {
     /** Runs every cell, then the start-ups; rows of classes and resources per millisecond, and of start-ups. */
     public List<Row> run() throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        Contents c = contents();
+        Contents c = contents(options.jars());
         long bytes = 0;
         for (Path j : options.jars()) {
             bytes += Files.size(j);
@@ -218,7 +219,15 @@ public final class ClassLoadBench {
         int nClasses = c.classes().size();
         int total = nClasses + c.resources().size();
         long start = System.nanoTime();
-        Round r = open(engine, c, read, failures);
+        return drive(engine, open(engine, c, read, failures), total, threads, read, start);
+    }
+
+    /**
+     * Runs items {@code 0..total-1} of {@code r} on {@code threads} threads, each claiming the next, then closes it;
+     * the rate counts from {@code start} (before {@code r} was made: making a loader is part of its work).
+     */
+    static Sample drive(String engine, Round r, int total, int threads, AtomicLong read, long start)
+            throws IOException, InterruptedException {
         try {
             AtomicInteger next = new AtomicInteger();
             Thread[] ts = new Thread[threads];
@@ -357,7 +366,7 @@ public final class ClassLoadBench {
     }
 
     /** Discards what is written to it; one shared instance, no state. */
-    private static final class OutputSink extends java.io.OutputStream {
+    static final class OutputSink extends java.io.OutputStream {
         static final OutputSink INSTANCE = new OutputSink();
 
         @Override
@@ -409,7 +418,7 @@ public final class ClassLoadBench {
                 new Row(SLUICE_STARTUP, w, 1, null, List.copyOf(b)));
     }
 
-    private static String join(List<Path> paths) {
+    static String join(List<Path> paths) {
         StringBuilder s = new StringBuilder();
         for (Path p : paths) {
             s.append(s.isEmpty() ? "" : java.io.File.pathSeparator).append(p);
@@ -421,7 +430,7 @@ public final class ClassLoadBench {
      * Nanoseconds from starting {@code command} to its first byte on standard output, or to its exit. Standard error,
      * where the JVM's warnings are sent, is kept apart: they are not the program's output.
      */
-    private static long firstOutput(List<String> command) throws IOException, InterruptedException {
+    static long firstOutput(List<String> command) throws IOException, InterruptedException {
         Path errors = Files.createTempFile("sluice-classload-", ".err");
         try {
             long start = System.nanoTime();

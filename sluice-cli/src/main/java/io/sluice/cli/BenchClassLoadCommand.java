@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.bench.BenchChecks;
 import io.sluice.bench.ClassLoadBench;
+import io.sluice.bench.FatJarBench;
 import io.sluice.bench.Row;
 import io.sluice.bench.SectionOutput;
 import io.sluice.bench.jruby.JRubyBench;
@@ -23,7 +24,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench classload}: URLClassLoader against SluiceClassLoader on real jars, and start-up with each. */
+/**
+ * {@code sluice bench classload}: URLClassLoader against SluiceClassLoader on real jars, and start-up with each; then
+ * Spring Boot's loader against SluiceClassLoader on a fat jar of the same jars.
+ */
 @Command(name = "classload", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
             "Load every class (without initializing it) and read every resource of real jars (jruby-complete, "
@@ -32,6 +36,11 @@ import picocli.CommandLine.Spec;
                     + "same entries only read, by ZipFile and ConcurrentZipFile, to show how much of a load is "
                     + "reading. Then the start-up of 'jruby -e 1' and 'sluice info' with the JVM's class loader and "
                     + "with -Djava.system.class.loader=io.sluice.zip.SluiceClassLoader.",
+            "Then a Spring-Boot-shaped fat jar written from the same jars (BOOT-INF/lib/*.jar stored, Spring Boot's "
+                    + "loader at the root): every class and resource of the nested jars through Spring Boot's "
+                    + "LaunchedClassLoader, made as its JarLauncher makes it, against SluiceClassLoader on the nested "
+                    + "jar: URLs, on the same thread counts; and the start-up of 'java -jar' on it (Spring's "
+                    + "JarLauncher) against Sluice's FatJarLauncher.",
             "The table goes to standard output, progress to standard error."})
 final class BenchClassLoadCommand implements Callable<Integer> {
     @Spec
@@ -51,6 +60,12 @@ final class BenchClassLoadCommand implements Callable<Integer> {
 
     @Option(names = "--no-startup", description = "Leave out the start-up rows.")
     boolean noStartup;
+
+    @Option(names = "--no-fatjar", description = "Leave out the fat jar rows.")
+    boolean noFatJar;
+
+    @Option(names = "--fatjar-only", description = "Only the fat jar rows (with their start-up unless --no-startup).")
+    boolean fatJarOnly;
 
     @Option(names = "--jruby-jar", paramLabel = "JAR",
             description = "The jruby-complete jar (default: the one the build copied to sluice-cli/target/jruby).")
@@ -86,7 +101,7 @@ final class BenchClassLoadCommand implements Callable<Integer> {
         }
         List<ClassLoadBench.Program> programs = new ArrayList<>();
         Path core = location(SluiceClassLoader.class);
-        if (!noStartup) {
+        if (!noStartup && !fatJarOnly) {
             programs.add(new ClassLoadBench.Program("jruby-e1", List.of(jruby), "org.jruby.Main", List.of("-e", "1")));
             programs.add(new ClassLoadBench.Program("sluice-info", ownClassPath(), Main.class.getName(),
                     List.of("info")));
@@ -94,9 +109,23 @@ final class BenchClassLoadCommand implements Callable<Integer> {
         BenchChecks.json(output.json);
         PrintWriter err = spec.commandLine().getErr();
         SectionOutput.describeMachine(err);
-        List<Row> rows = new ClassLoadBench(new ClassLoadBench.Options(j, t, rounds, programs, core), err).run();
-        BenchCommand.emit(rows, w -> w.name().startsWith("startup-") ? ClassLoadBench.DEFAULT_STARTUP
-                : ClassLoadBench.URL_LOADER, output.json, spec);
+        if (fatJarOnly && noFatJar) {
+            throw new IllegalArgumentException("--fatjar-only and --no-fatjar leave nothing to run");
+        }
+        List<Row> rows = new ArrayList<>();
+        if (!fatJarOnly) {
+            rows.addAll(new ClassLoadBench(new ClassLoadBench.Options(j, t, rounds, programs, core), err).run());
+        }
+        // Last: Spring's launcher registers its URL handlers for the whole JVM.
+        if (!noFatJar) {
+            rows.addAll(new FatJarBench(new FatJarBench.Options(j, t, rounds, !noStartup,
+                    Path.of(System.getProperty("java.io.tmpdir"))), err).run());
+        }
+        BenchCommand.emit(rows, w -> switch (w.name()) {
+            case FatJarBench.LOAD_WORKLOAD -> FatJarBench.SPRING_LOADER;
+            case FatJarBench.STARTUP_WORKLOAD -> FatJarBench.SPRING_STARTUP;
+            default -> w.name().startsWith("startup-") ? ClassLoadBench.DEFAULT_STARTUP : ClassLoadBench.URL_LOADER;
+        }, output.json, spec);
         return Main.OK;
     }
 
