@@ -762,7 +762,7 @@ public final class LuceneBench {
     static final String USAGE = "Usage: sluice bench lucene [--size BYTES (256m)] [--index-size BYTES (64m)]"
             + " [--docs N] [--seed N (26)] [--rounds N (3)] [--queries N (1000)] [--threads 1,2] [--cache warm,cold]"
             + " [--workload lucene-term,lucene-phrase-bool,lucene-fetch,lucene-index] [--directories mmap,niofs]"
-            + " [--engines auto,mmap,channel,io_uring] [--dir DIR] [--json FILE|-] [--keep]\n"
+            + " [--engines auto,mmap,channel,io_uring|none] [--dir DIR] [--json FILE|-] [--keep]\n"
             + "--size: the searched index's text. 256 MiB, not the 1 GB the issue names: on 2 cores that corpus"
             + " takes about 4 minutes to index once and its searches outgrow a run of minutes; the ratios are the"
             + " point, and --size 1g runs it.\n"
@@ -820,8 +820,9 @@ public final class LuceneBench {
                             INDEX);
                     case "--directories" -> directories = choices(value(args, ++i, a), a, "mmap", "niofs").stream()
                             .map(d -> d.equals("mmap") ? MMAP_DIRECTORY : NIOFS_DIRECTORY).toList();
-                    case "--engines" -> engines = Arrays.stream(value(args, ++i, a).split(","))
-                            .map(Engine::parse).distinct().toList();
+                    // none: the JDK's rows alone, a baseline to subtract when counting a Sluice row's system calls.
+                    case "--engines" -> engines = value(args, ++i, a).trim().equals("none") ? List.of()
+                            : Arrays.stream(value(args, i, a).split(",")).map(Engine::parse).distinct().toList();
                     case "--dir" -> dir = Path.of(value(args, ++i, a));
                     case "--json" -> json = Path.of(value(args, ++i, a));
                     case "--keep" -> keep = true;

@@ -129,6 +129,24 @@ class LuceneBenchTest {
     }
 
     @Test
+    void enginesNoneRunsTheJdksRowsAlone() throws Exception {
+        Path work = Files.createDirectory(dir.resolve("work"));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = LuceneBench.run(new String[] {"--docs", "100", "--rounds", "1", "--queries", "5", "--workload",
+            "lucene-term,lucene-index", "--cache", "warm", "--threads", "1", "--engines", "none", "--dir",
+            work.toString(), "--json", "-"}, new PrintWriter(out), new PrintWriter(err));
+        assertEquals(0, code, err::toString);
+        Matcher m = ROW.matcher(out.toString());
+        List<String> rows = new ArrayList<>();
+        while (m.find()) {
+            rows.add(m.group(1) + " " + m.group(2));
+        }
+        assertEquals(List.of("jdk-MMapDirectory lucene-term", "jdk-NIOFSDirectory lucene-term",
+                "jdk-MMapDirectory lucene-index", "jdk-NIOFSDirectory lucene-index"), rows, out::toString);
+    }
+
+    @Test
     void sluiceRowsReadThroughSluicesChannelsAndTheJdkRowsDoNot() throws IOException {
         Path file = Files.writeString(dir.resolve("f"), "x");
         LuceneBench.Contender jdk = new LuceneBench.Contender(LuceneBench.NIOFS_DIRECTORY, null);
