@@ -732,24 +732,28 @@ public final class LuceneBench {
      * The rows in the schema of the other sections: {@code engine} the row's name, {@code workload},
      * {@code opsPerMs} operations per ms (queries, or pages fetched), {@code cache} warm or cold, {@code baseline} the
      * JDK's row of the same directory and {@code ratioToBaseline}; of its own, {@code directory}, {@code fileSystem}
-     * ({@code jdk} or {@code sluice}), {@code sluiceEngine}, {@code docs} and {@code indexBytes}.
+     * ({@code jdk} or {@code sluice}), {@code sluiceEngine}, {@code docs} and {@code indexBytes} (the searched index;
+     * for {@code lucene-index} rows the documents each wrote, and null).
      */
     static void json(List<Result> results, Index index, PrintWriter out) {
         List<String> lines = new ArrayList<>();
         for (Result r : results) {
             Result b = baseline(results, r);
             Contender c = r.contender();
+            boolean indexing = r.workload().equals(INDEX);
             lines.add(String.format(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": 0, "
                             + "\"threads\": %d, \"opsPerMs\": %.4f, \"mbPerSec\": null, \"spread\": %.4f, "
                             + "\"rounds\": %d, \"opsPerMsMin\": %.4f, \"opsPerMsMax\": %.4f, \"ratioToClassic\": null, "
                             + "\"fioReference\": null, \"ratioToFio\": null, \"direct\": false, \"depth\": 1, "
                             + "\"baseline\": \"%s\", \"ratioToBaseline\": %s, \"cache\": \"%s\", \"directory\": \"%s\", "
-                            + "\"fileSystem\": \"%s\", \"sluiceEngine\": %s, \"docs\": %d, \"indexBytes\": %d}",
+                            + "\"fileSystem\": \"%s\", \"sluiceEngine\": %s, \"docs\": %d, \"indexBytes\": %s}",
                     c.name(), r.workload(), r.threads(), r.median() / 1000, r.spread(), r.samples().size(),
                     r.min() / 1000, r.max() / 1000, c.baseline(),
                     b == null ? "null" : String.format(Locale.ROOT, "%.4f", r.median() / b.median()), r.cache(),
                     c.directory(), c.engine() == null ? "jdk" : "sluice",
-                    c.engine() == null ? "null" : "\"" + c.engine().name() + "\"", index.docs(), index.bytes()));
+                    c.engine() == null ? "null" : "\"" + c.engine().name() + "\"",
+                    // An indexing row's own index is deleted after each sample: its documents, and no searched bytes.
+                    indexing ? r.samples().get(0).ops() : index.docs(), indexing ? "null" : index.bytes()));
         }
         out.println("[");
         out.println(String.join(",\n", lines));
