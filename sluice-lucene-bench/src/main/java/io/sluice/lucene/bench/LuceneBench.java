@@ -79,6 +79,10 @@ public final class LuceneBench {
     static final String TERM = "lucene-term";
     static final String PHRASE_BOOL = "lucene-phrase-bool";
     static final String FETCH = "lucene-fetch";
+    /** The indexing rows' workload: the corpus's first documents written into a fresh index, docs/s. */
+    static final String INDEX = "lucene-index";
+    /** The indexing rows' {@code cache}: they write new files, neither warm nor cold. */
+    static final String WRITE = "write";
     static final String WARM = "warm";
     static final String COLD = "cold";
     static final String MMAP_DIRECTORY = "MMapDirectory";
@@ -88,10 +92,20 @@ public final class LuceneBench {
     static final int TOP = 10;
 
     /** What to run. {@code docs} 0: as many documents as make {@code size} bytes of text. */
-    record Options(Path dir, long size, int docs, long seed, int rounds, int queries, List<Integer> threads,
-                   List<String> caches, List<String> workloads, List<String> directories, List<Engine> engines,
-                   boolean keep) {
+    record Options(Path dir, long size, int docs, long indexSize, long seed, int rounds, int queries,
+                   List<Integer> threads, List<String> caches, List<String> workloads, List<String> directories,
+                   List<Engine> engines, boolean keep) {
     }
+
+    /**
+     * Called on each indexing row's index once it is committed and closed, before its content is checked: the run
+     * passes {@link #NOTHING}; the tests change a row's index to see the check fail the run.
+     */
+    interface AfterIndexing {
+        void written(Contender c, Path index) throws IOException;
+    }
+
+    static final AfterIndexing NOTHING = (c, index) -> { };
 
     /**
      * One row: a Lucene directory class over the JDK's default file system ({@code engine} null) or over Sluice's
@@ -181,11 +195,7 @@ public final class LuceneBench {
         long t0 = System.nanoTime();
         long text = 0;
         int docs = 0;
-        IndexWriterConfig config = new IndexWriterConfig(new StandardAnalyzer())
-                .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
-                .setRAMBufferSizeMB(64)
-                .setMergeScheduler(new SerialMergeScheduler());
-        try (FSDirectory d = FSDirectory.open(partial); IndexWriter writer = new IndexWriter(d, config)) {
+        try (FSDirectory d = FSDirectory.open(partial); IndexWriter writer = new IndexWriter(d, writerConfig())) {
             StringBuilder title = new StringBuilder();
             StringBuilder body = new StringBuilder();
             long nextReport = 64L << 20;
@@ -194,15 +204,9 @@ public final class LuceneBench {
                 body.setLength(0);
                 corpus.sentences(title, r, 3 + r.nextInt(8));
                 corpus.sentences(body, r, 80 + r.nextInt(560));
-                Document doc = new Document();
-                doc.add(new StringField("id", "doc" + docs, Field.Store.YES));
-                doc.add(new TextField("title", title.toString(), Field.Store.YES));
-                doc.add(new TextField("body", body.toString(), Field.Store.YES));
-                doc.add(new NumericDocValuesField("timestamp", 1_700_000_000_000L + docs * 60_000L
-                        + r.nextInt(60_000)));
-                doc.add(new SortedDocValuesField("category",
-                        new BytesRef(Corpus.CATEGORIES[r.nextInt(Corpus.CATEGORIES.length)])));
-                writer.addDocument(doc);
+                writer.addDocument(new Doc(docs, title.toString(), body.toString(),
+                        1_700_000_000_000L + docs * 60_000L + r.nextInt(60_000),
+                        Corpus.CATEGORIES[r.nextInt(Corpus.CATEGORIES.length)]).document());
                 text += title.length() + body.length();
                 docs++;
                 if (text >= nextReport) {
@@ -221,6 +225,61 @@ public final class LuceneBench {
                 index, docs, text / 1_000_000, s, text / 1e6 / s, built.bytes(), built.files().size());
         log.flush();
         return built;
+    }
+
+    /**
+     * The one writer configuration of the bench, for the searched index and every indexing row alike: one thread,
+     * merges in line ({@code SerialMergeScheduler}) and the default merge policy, so the same documents give the same
+     * segments on every file system.
+     */
+    static IndexWriterConfig writerConfig() {
+        return new IndexWriterConfig(new StandardAnalyzer())
+                .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
+                .setRAMBufferSizeMB(64)
+                .setMergeScheduler(new SerialMergeScheduler());
+    }
+
+    /** One generated document, as every writer indexes it. */
+    record Doc(int number, String title, String body, long timestamp, String category) {
+        Document document() {
+            Document doc = new Document();
+            doc.add(new StringField("id", "doc" + number, Field.Store.YES));
+            doc.add(new TextField("title", title, Field.Store.YES));
+            doc.add(new TextField("body", body, Field.Store.YES));
+            doc.add(new NumericDocValuesField("timestamp", timestamp));
+            doc.add(new SortedDocValuesField("category", new BytesRef(category)));
+            return doc;
+        }
+
+        long textLength() {
+            return title.length() + body.length();
+        }
+    }
+
+    /**
+     * The first documents of the corpus, the same ones {@link #build} indexes in the same order, held in memory: at
+     * least {@code size} bytes of text, or {@code docs} documents when that is positive. The indexing rows time the
+     * writer, not the generator.
+     */
+    static List<Doc> documents(long seed, long size, int docs) {
+        Corpus corpus = new Corpus(seed);
+        SplittableRandom r = new SplittableRandom(seed * 31 + 7);
+        List<Doc> list = new ArrayList<>();
+        StringBuilder title = new StringBuilder();
+        StringBuilder body = new StringBuilder();
+        long text = 0;
+        while (docs > 0 ? list.size() < docs : text < size) {
+            title.setLength(0);
+            body.setLength(0);
+            corpus.sentences(title, r, 3 + r.nextInt(8));
+            corpus.sentences(body, r, 80 + r.nextInt(560));
+            int n = list.size();
+            Doc d = new Doc(n, title.toString(), body.toString(), 1_700_000_000_000L + n * 60_000L + r.nextInt(60_000),
+                    Corpus.CATEGORIES[r.nextInt(Corpus.CATEGORIES.length)]);
+            list.add(d);
+            text += d.textLength();
+        }
+        return list;
     }
 
     private static Index describe(Path index) throws IOException {
@@ -431,6 +490,99 @@ public final class LuceneBench {
         return sum;
     }
 
+    // ---------------------------------------------------------------- the indexing rows
+
+    /**
+     * The indexing rows: the first documents of the corpus ({@code --index-size} of text, or {@code --docs}
+     * documents), held in memory, written by every row into a fresh index in the same directory, {@code rounds}
+     * times, the order rotated each round. Each row's index must give the same document count, hits and fields as
+     * the first row's, or the run fails naming the row.
+     */
+    static List<Result> indexRows(Options o, List<Contender> contenders, PrintWriter log, AfterIndexing after)
+            throws IOException {
+        List<Doc> docs = documents(o.seed(), o.indexSize(), o.docs());
+        long text = docs.stream().mapToLong(Doc::textLength).sum();
+        Corpus corpus = new Corpus(o.seed());
+        // The query mix of the search rows, on this index's documents: what its content check compares.
+        List<Work> mix = List.of(work(TERM, corpus, o.queries(), docs.size(), o.seed()),
+                work(PHRASE_BOOL, corpus, o.queries(), docs.size(), o.seed()),
+                work(FETCH, corpus, o.queries(), docs.size(), o.seed()));
+        // One directory for every row, emptied before each: every row writes new files into the same directory, so
+        // that fresh pages and new inodes cost every row alike.
+        Path target = o.dir().resolve("index-rows");
+        Map<String, Long> expected = new LinkedHashMap<>();
+        Map<Contender, List<Sample>> samples = new LinkedHashMap<>();
+        contenders.forEach(c -> samples.put(c, new ArrayList<>()));
+        try {
+            // An untimed pass of every row on an eighth of the documents, so that no row's first sample also
+            // compiles the writer's code every row runs.
+            log.printf(Locale.ROOT, "%s: %,d documents, %,d MB of text; rehearsal on %,d%n", INDEX, docs.size(),
+                    text / 1_000_000, Math.max(1, docs.size() / 8));
+            log.flush();
+            for (Contender c : contenders) {
+                indexPass(c, docs, Math.max(1, docs.size() / 8), target, NOTHING, List.of());
+            }
+            for (int round = 0; round < o.rounds(); round++) {
+                log.printf(Locale.ROOT, "%s, round %d of %d%n", INDEX, round + 1, o.rounds());
+                log.flush();
+                for (int k = 0; k < contenders.size(); k++) {
+                    Contender c = contenders.get((k + round) % contenders.size());
+                    Sample s = indexPass(c, docs, docs.size(), target, after, mix);
+                    check(expected, INDEX, c, s);
+                    samples.get(c).add(s);
+                }
+            }
+        } finally {
+            deleteTree(target);
+        }
+        List<Result> results = new ArrayList<>();
+        for (var e : samples.entrySet()) {
+            results.add(new Result(e.getKey(), INDEX, WRITE, 1, e.getValue()));
+        }
+        return results;
+    }
+
+    /**
+     * One indexing sample: empties {@code target}, opens the row's directory on it (untimed), writes the first
+     * {@code count} documents with {@link #writerConfig()} and commits (timed: the writer's open to its close, syncs
+     * and merges included), then reads the index back through the JDK's file system for its content checksum.
+     */
+    static Sample indexPass(Contender c, List<Doc> docs, int count, Path target, AfterIndexing after, List<Work> mix)
+            throws IOException {
+        deleteTree(target);
+        Files.createDirectories(target);
+        long nanos;
+        try (Directory d = open(c, target)) {
+            long t0 = System.nanoTime();
+            try (IndexWriter writer = new IndexWriter(d, writerConfig())) {
+                for (int i = 0; i < count; i++) {
+                    writer.addDocument(docs.get(i).document());
+                }
+                writer.commit();
+            } catch (IOException | RuntimeException e) {
+                throw new IOException(INDEX + " on " + c.name() + " (index " + target + ") failed: " + e, e);
+            }
+            nanos = System.nanoTime() - t0;
+        }
+        after.written(c, target);
+        return new Sample(count, content(target, mix), nanos);
+    }
+
+    /** The index's document counts and the checksums of {@code mix} on it, read through the JDK's file system. */
+    static long content(Path index, List<Work> mix) throws IOException {
+        try (FSDirectory d = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(d)) {
+            IndexSearcher searcher = new IndexSearcher(reader);
+            searcher.setQueryCache(null);
+            long sum = reader.numDocs() * 1_000_003L + reader.maxDoc();
+            for (Work w : mix) {
+                AtomicInteger next = new AtomicInteger();
+                sum = sum * 31 + (w.queries() != null ? search(searcher, w.queries(), next)
+                        : fetch(reader, w.fetches(), next));
+            }
+            return sum;
+        }
+    }
+
     /** Reads every index file once through the page cache. */
     static void warm(Index index) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
@@ -447,6 +599,10 @@ public final class LuceneBench {
 
     /** Builds (or finds) the index, measures every cell, deletes the index unless asked to keep it. */
     static Run run(Options o, PrintWriter log) throws IOException {
+        return run(o, log, NOTHING);
+    }
+
+    static Run run(Options o, PrintWriter log, AfterIndexing after) throws IOException {
         long t0 = System.nanoTime();
         log.printf(Locale.ROOT, "indexing %s of generated text (seed %d) under %s%n",
                 o.docs() > 0 ? String.format(Locale.ROOT, "%,d documents", o.docs())
@@ -460,7 +616,9 @@ public final class LuceneBench {
         Corpus corpus = new Corpus(o.seed());
         Map<String, Work> works = new LinkedHashMap<>();
         for (String w : o.workloads()) {
-            works.put(w, work(w, corpus, o.queries(), index.docs(), o.seed()));
+            if (!w.equals(INDEX)) {
+                works.put(w, work(w, corpus, o.queries(), index.docs(), o.seed()));
+            }
         }
         List<Result> results = new ArrayList<>();
         int maxThreads = o.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
@@ -516,6 +674,11 @@ public final class LuceneBench {
                     }
                 }
             }
+            if (o.workloads().contains(INDEX)) {
+                log.printf(Locale.ROOT, "%s (%.0f s elapsed)%n", INDEX, (System.nanoTime() - t0) / 1e9);
+                log.flush();
+                results.addAll(indexRows(o, contenders, log, after));
+            }
         } finally {
             pool.shutdownNow();
             if (!o.keep()) {
@@ -559,7 +722,7 @@ public final class LuceneBench {
         }
         out.println();
         out.println("queries/s: median over rounds of operations per second of wall time (lucene-fetch: pages of "
-                + PAGE + " documents' stored fields and doc values).");
+                + PAGE + " documents' stored fields and doc values; " + INDEX + ": documents indexed and committed).");
         out.println("spread: (max - min) / median. x jdk: the median over the same Lucene directory's on the JDK's "
                 + "default file system, in the same cell, measured side by side.");
         out.flush();
@@ -569,24 +732,28 @@ public final class LuceneBench {
      * The rows in the schema of the other sections: {@code engine} the row's name, {@code workload},
      * {@code opsPerMs} operations per ms (queries, or pages fetched), {@code cache} warm or cold, {@code baseline} the
      * JDK's row of the same directory and {@code ratioToBaseline}; of its own, {@code directory}, {@code fileSystem}
-     * ({@code jdk} or {@code sluice}), {@code sluiceEngine}, {@code docs} and {@code indexBytes}.
+     * ({@code jdk} or {@code sluice}), {@code sluiceEngine}, {@code docs} and {@code indexBytes} (the searched index;
+     * for {@code lucene-index} rows the documents each wrote, and null).
      */
     static void json(List<Result> results, Index index, PrintWriter out) {
         List<String> lines = new ArrayList<>();
         for (Result r : results) {
             Result b = baseline(results, r);
             Contender c = r.contender();
+            boolean indexing = r.workload().equals(INDEX);
             lines.add(String.format(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": 0, "
                             + "\"threads\": %d, \"opsPerMs\": %.4f, \"mbPerSec\": null, \"spread\": %.4f, "
                             + "\"rounds\": %d, \"opsPerMsMin\": %.4f, \"opsPerMsMax\": %.4f, \"ratioToClassic\": null, "
                             + "\"fioReference\": null, \"ratioToFio\": null, \"direct\": false, \"depth\": 1, "
                             + "\"baseline\": \"%s\", \"ratioToBaseline\": %s, \"cache\": \"%s\", \"directory\": \"%s\", "
-                            + "\"fileSystem\": \"%s\", \"sluiceEngine\": %s, \"docs\": %d, \"indexBytes\": %d}",
+                            + "\"fileSystem\": \"%s\", \"sluiceEngine\": %s, \"docs\": %d, \"indexBytes\": %s}",
                     c.name(), r.workload(), r.threads(), r.median() / 1000, r.spread(), r.samples().size(),
                     r.min() / 1000, r.max() / 1000, c.baseline(),
                     b == null ? "null" : String.format(Locale.ROOT, "%.4f", r.median() / b.median()), r.cache(),
                     c.directory(), c.engine() == null ? "jdk" : "sluice",
-                    c.engine() == null ? "null" : "\"" + c.engine().name() + "\"", index.docs(), index.bytes()));
+                    c.engine() == null ? "null" : "\"" + c.engine().name() + "\"",
+                    // An indexing row's own index is deleted after each sample: its documents, and no searched bytes.
+                    indexing ? r.samples().get(0).ops() : index.docs(), indexing ? "null" : index.bytes()));
         }
         out.println("[");
         out.println(String.join(",\n", lines));
@@ -596,10 +763,15 @@ public final class LuceneBench {
 
     // ---------------------------------------------------------------- command line
 
-    static final String USAGE = "Usage: sluice bench lucene [--size BYTES (256m)] [--docs N] [--seed N (26)]"
-            + " [--rounds N (3)] [--queries N (1000)] [--threads 1,2] [--cache warm,cold]"
-            + " [--workload lucene-term,lucene-phrase-bool,lucene-fetch] [--directories mmap,niofs]"
-            + " [--engines auto,mmap,channel,io_uring] [--dir DIR] [--json FILE|-] [--keep]";
+    static final String USAGE = "Usage: sluice bench lucene [--size BYTES (256m)] [--index-size BYTES (64m)]"
+            + " [--docs N] [--seed N (26)] [--rounds N (3)] [--queries N (1000)] [--threads 1,2] [--cache warm,cold]"
+            + " [--workload lucene-term,lucene-phrase-bool,lucene-fetch,lucene-index] [--directories mmap,niofs]"
+            + " [--engines auto,mmap,channel,io_uring|none] [--dir DIR] [--json FILE|-] [--keep]\n"
+            + "--size: the searched index's text. 256 MiB, not the 1 GB the issue names: on 2 cores that corpus"
+            + " takes about 4 minutes to index once and its searches outgrow a run of minutes; the ratios are the"
+            + " point, and --size 1g runs it.\n"
+            + "--index-size: the text each lucene-index row writes, every row in every round (10 rows, 3 rounds:"
+            + " 30 indexings), the first documents of the same corpus. --docs sets both.";
 
     /**
      * The command line: {@link #USAGE}. {@code --size} is the corpus's text, {@code --docs} a document count instead;
@@ -616,18 +788,23 @@ public final class LuceneBench {
 
     /** Runs the command line; 0 when it ran, 2 for a wrong option (said on {@code err}). */
     static int run(String[] args, PrintWriter out, PrintWriter err) throws IOException {
+        return run(args, out, err, NOTHING);
+    }
+
+    static int run(String[] args, PrintWriter out, PrintWriter err, AfterIndexing after) throws IOException {
         Options o;
         Path json = null;
         try {
             Path dir = Path.of(System.getProperty("java.io.tmpdir"), "sluice-lucene-bench");
             long size = 256L << 20;
+            long indexSize = 64L << 20;
             int docs = 0;
             long seed = 26;
             int rounds = 3;
             int queries = 1000;
             List<Integer> threads = List.of(1, 2);
             List<String> caches = List.of(WARM, COLD);
-            List<String> workloads = List.of(TERM, PHRASE_BOOL, FETCH);
+            List<String> workloads = List.of(TERM, PHRASE_BOOL, FETCH, INDEX);
             List<String> directories = List.of(MMAP_DIRECTORY, NIOFS_DIRECTORY);
             List<Engine> engines = List.of(Engine.AUTO, Engine.MMAP, Engine.CHANNEL, Engine.IO_URING);
             boolean keep = false;
@@ -635,6 +812,7 @@ public final class LuceneBench {
                 String a = args[i];
                 switch (a) {
                     case "--size" -> size = bytes(value(args, ++i, a));
+                    case "--index-size" -> indexSize = bytes(value(args, ++i, a));
                     case "--docs" -> docs = positive(value(args, ++i, a), a);
                     case "--seed" -> seed = Long.parseLong(value(args, ++i, a).trim());
                     case "--rounds" -> rounds = positive(value(args, ++i, a), a);
@@ -642,11 +820,13 @@ public final class LuceneBench {
                     case "--threads" -> threads = Arrays.stream(value(args, ++i, a).split(","))
                             .map(s -> positive(s, "--threads")).toList();
                     case "--cache" -> caches = choices(value(args, ++i, a), a, WARM, COLD);
-                    case "--workload" -> workloads = choices(value(args, ++i, a), a, TERM, PHRASE_BOOL, FETCH);
+                    case "--workload" -> workloads = choices(value(args, ++i, a), a, TERM, PHRASE_BOOL, FETCH,
+                            INDEX);
                     case "--directories" -> directories = choices(value(args, ++i, a), a, "mmap", "niofs").stream()
                             .map(d -> d.equals("mmap") ? MMAP_DIRECTORY : NIOFS_DIRECTORY).toList();
-                    case "--engines" -> engines = Arrays.stream(value(args, ++i, a).split(","))
-                            .map(Engine::parse).distinct().toList();
+                    // none: the JDK's rows alone, a baseline to subtract when counting a Sluice row's system calls.
+                    case "--engines" -> engines = value(args, ++i, a).trim().equals("none") ? List.of()
+                            : Arrays.stream(value(args, i, a).split(",")).map(Engine::parse).distinct().toList();
                     case "--dir" -> dir = Path.of(value(args, ++i, a));
                     case "--json" -> json = Path.of(value(args, ++i, a));
                     case "--keep" -> keep = true;
@@ -657,8 +837,8 @@ public final class LuceneBench {
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
-            o = new Options(dir, size, docs, seed, rounds, queries, threads, caches, workloads, directories, engines,
-                    keep);
+            o = new Options(dir, size, docs, indexSize, seed, rounds, queries, threads, caches, workloads, directories,
+                    engines, keep);
         } catch (IllegalArgumentException e) {
             err.println("sluice bench lucene: " + e.getMessage() + "; see 'sluice bench lucene --help'");
             return 2;
@@ -666,7 +846,7 @@ public final class LuceneBench {
         err.printf(Locale.ROOT, "Java %s, %s %s %s, %d cores%n", Runtime.version(), System.getProperty("os.name"),
                 System.getProperty("os.version"), System.getProperty("os.arch"),
                 Runtime.getRuntime().availableProcessors());
-        Run run = run(o, err);
+        Run run = run(o, err, after);
         List<Result> results = run.results();
         Index index = run.index();
         boolean jsonToStdout = json != null && json.toString().equals("-");

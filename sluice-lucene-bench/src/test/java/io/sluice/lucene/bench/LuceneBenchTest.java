@@ -20,6 +20,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 class LuceneBenchTest {
     private static final Pattern ROW = Pattern.compile("\\{\"engine\": \"([^\"]+)\", \"workload\": \"([^\"]+)\".*?"
             + "\"threads\": (\\d+), \"opsPerMs\": ([0-9.]+),.*?\"rounds\": (\\d+),.*?\"baseline\": \"([^\"]+)\", "
-            + "\"ratioToBaseline\": ([0-9.]+|null), \"cache\": \"(warm|cold)\", \"directory\": \"([^\"]+)\", "
+            + "\"ratioToBaseline\": ([0-9.]+|null), \"cache\": \"(warm|cold|write)\", \"directory\": \"([^\"]+)\", "
             + "\"fileSystem\": \"(jdk|sluice)\", \"sluiceEngine\": (null|\"[A-Z_]+\"), \"docs\": (\\d+), "
-            + "\"indexBytes\": (\\d+)}");
+            + "\"indexBytes\": (\\d+|null)}");
 
     @TempDir
     Path dir;
@@ -61,7 +65,9 @@ class LuceneBenchTest {
             rows++;
             String engine = m.group(1);
             assertTrue(names.contains(engine), engine);
-            assertTrue(List.of("lucene-term", "lucene-phrase-bool", "lucene-fetch").contains(m.group(2)), m.group());
+            assertTrue(List.of("lucene-term", "lucene-phrase-bool", "lucene-fetch", "lucene-index").contains(m.group(2)),
+                    m.group());
+            assertEquals(m.group(2).equals("lucene-index"), m.group(8).equals("write"), m.group());
             assertTrue(Double.parseDouble(m.group(4)) > 0, m.group());
             assertEquals("2", m.group(5), m.group());
             String directory = m.group(9);
@@ -75,12 +81,18 @@ class LuceneBenchTest {
                 assertTrue(engine.endsWith("-" + m.group(11).replace("\"", "")), m.group());
             }
             assertEquals("400", m.group(12), m.group());
-            assertTrue(Long.parseLong(m.group(13)) > 0, m.group());
+            if (m.group(2).equals("lucene-index")) {
+                assertEquals("null", m.group(13), m.group());
+            } else {
+                assertTrue(Long.parseLong(m.group(13)) > 0, m.group());
+            }
             cells.merge(m.group(2) + " " + m.group(8) + " " + m.group(3), 1, Integer::sum);
         }
         int caches = cold ? 2 : 1;
-        assertEquals(names.size() * 3 * 2 * caches, rows, Files.readString(json));
-        assertEquals(3 * 2 * caches, cells.size(), cells::toString);
+        // Searches: 3 workloads, 2 thread counts, each cache; indexing: one cell, one thread.
+        assertEquals(names.size() * (3 * 2 * caches + 1), rows, Files.readString(json));
+        assertEquals(3 * 2 * caches + 1, cells.size(), cells::toString);
+        assertEquals(names.size(), cells.get("lucene-index write 1"), cells::toString);
         cells.values().forEach(n -> assertEquals(names.size(), n, cells::toString));
         for (String n : names) {
             assertTrue(out.toString().contains(n), out::toString);
@@ -89,6 +101,53 @@ class LuceneBenchTest {
         try (Stream<Path> left = Files.list(work)) {
             assertEquals(List.of(), left.toList(), "the index is deleted after the run");
         }
+    }
+
+    @Test
+    void anIndexingRowWhoseIndexDiffersFailsTheRunNamingTheRow() throws Exception {
+        Path work = Files.createDirectory(dir.resolve("work"));
+        String broken = "sluice-NIOFSDirectory-CHANNEL";
+        List<String> seen = new ArrayList<>();
+        // One document fewer in one row's index, after its writer closed: the row was timed as usual, its content differs.
+        LuceneBench.AfterIndexing dropOne = (c, index) -> {
+            seen.add(c.name());
+            if (c.name().equals(broken)) {
+                try (FSDirectory d = FSDirectory.open(index);
+                     IndexWriter w = new IndexWriter(d, new IndexWriterConfig()
+                             .setOpenMode(IndexWriterConfig.OpenMode.APPEND))) {
+                    w.deleteDocuments(new Term("id", "doc7"));
+                    w.commit();
+                }
+            }
+        };
+        StringWriter err = new StringWriter();
+        IOException e = assertThrows(IOException.class, () -> LuceneBench.run(new String[] {"--docs", "200",
+            "--rounds", "1", "--queries", "20", "--workload", "lucene-index", "--engines", "mmap,channel",
+            "--directories", "niofs", "--dir", work.toString()}, new PrintWriter(new StringWriter()),
+                new PrintWriter(err), dropOne));
+        assertTrue(e.getMessage().contains("lucene-index on " + broken), e.getMessage());
+        assertTrue(seen.contains(broken), seen::toString);
+        try (Stream<Path> left = Files.list(work)) {
+            assertEquals(List.of(), left.toList(), "the indexes are deleted after a failed run too");
+        }
+    }
+
+    @Test
+    void enginesNoneRunsTheJdksRowsAlone() throws Exception {
+        Path work = Files.createDirectory(dir.resolve("work"));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = LuceneBench.run(new String[] {"--docs", "100", "--rounds", "1", "--queries", "5", "--workload",
+            "lucene-term,lucene-index", "--cache", "warm", "--threads", "1", "--engines", "none", "--dir",
+            work.toString(), "--json", "-"}, new PrintWriter(out), new PrintWriter(err));
+        assertEquals(0, code, err::toString);
+        Matcher m = ROW.matcher(out.toString());
+        List<String> rows = new ArrayList<>();
+        while (m.find()) {
+            rows.add(m.group(1) + " " + m.group(2));
+        }
+        assertEquals(List.of("jdk-MMapDirectory lucene-term", "jdk-NIOFSDirectory lucene-term",
+                "jdk-MMapDirectory lucene-index", "jdk-NIOFSDirectory lucene-index"), rows, out::toString);
     }
 
     @Test
