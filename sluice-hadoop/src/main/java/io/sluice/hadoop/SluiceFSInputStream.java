@@ -13,7 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
@@ -41,7 +46,9 @@ import org.apache.hadoop.fs.impl.CombinedFileRange;
  * {@code maxMerged} bytes a merged range), and reads each merged range into one buffer from the caller's allocator;
  * the requested ranges get slices of it ({@link StreamCapabilities#VECTOREDIO_BUFFERS_SLICED}). Into direct buffers
  * the reads go as one {@link IoBatch}, on io_uring one system call for the whole list; into heap buffers, which no
- * engine can hand to the kernel, as positional reads one after another. Before any of them, unless turned off, the
+ * engine can hand to the kernel, as positional reads: cut into pieces of {@code piece} bytes and read in parallel
+ * by the calling thread and the threads of one small pool all streams share (see {@link PieceReaders}), or, with
+ * {@code piece} 0, one range after another in the calling thread. Before any of them, unless turned off, the
  * kernel is asked for all the merged ranges ({@code posix_fadvise(WILLNEED)}): a cold file's ranges are then read
  * from the device all at once and exactly, with no read-ahead past their ends. With O_DIRECT the
  * reads go, rounded out to the block size, into aligned memory of the stream's own, and the requested bytes are
@@ -59,6 +66,10 @@ final class SluiceFSInputStream extends FSInputStream
     private final boolean willNeed;
     private final int minSeek;
     private final int maxMerged;
+    /** Bytes of a heap range one thread reads at a time; 0 reads every range whole in the calling thread. */
+    private final int piece;
+    /** Sees every positional read of a heap range (tests observe which thread read what through it). */
+    volatile Consumer<PieceRead> onPiece;
     private final byte[] buffer;
     /** File position of buffer[0], and how many bytes of buffer are valid from there. */
     private long bufferStart;
@@ -71,13 +82,14 @@ final class SluiceFSInputStream extends FSInputStream
     private final AtomicReference<ByteBuffer> directScratch = new AtomicReference<>();
 
     SluiceFSInputStream(PositionalFile file, int bufferSize, boolean direct, boolean willNeed, int minSeek,
-            int maxMerged, FileSystem.Statistics statistics) {
+            int maxMerged, int piece, FileSystem.Statistics statistics) {
         this.file = file;
         this.buffer = new byte[Math.max(1, bufferSize)];
         this.direct = direct;
         this.willNeed = willNeed;
         this.minSeek = minSeek;
         this.maxMerged = maxMerged;
+        this.piece = piece;
         this.statistics = statistics;
     }
 
@@ -357,17 +369,23 @@ final class SluiceFSInputStream extends FSInputStream
 
     /**
      * A read per merged range straight into the caller's buffer for it: one batch when the allocator gives direct
-     * buffers. Heap buffers (Parquet's default allocator gives those) are read one after another by positional reads
-     * instead: the kernel cannot be handed heap memory, so an engine runs such requests one by one anyway, and a
-     * batch would only open the engine's io_uring descriptor beside the stream's for nothing.
+     * buffers. Heap buffers (Parquet's default allocator gives those) are read by positional reads on the stream's
+     * own descriptor instead: the kernel cannot be handed heap memory, so an engine runs such requests one by one
+     * anyway, and a batch would only open the engine's io_uring descriptor beside the stream's for nothing. One
+     * thread's {@code pread}s of a cold file wait for the device one after another, so they go in pieces on several
+     * threads ({@link #readPieces}) unless the piece size is 0.
      */
     private void readBuffered(List<CombinedFileRange> merged, IntFunction<ByteBuffer> allocate,
-            Consumer<ByteBuffer> release) {
+            Consumer<ByteBuffer> release) throws IOException {
         ByteBuffer[] buffers = new ByteBuffer[merged.size()];
         boolean anyDirect = false;
         for (int i = 0; i < buffers.length; i++) {
             buffers[i] = allocate.apply(merged.get(i).getLength());
             anyDirect |= buffers[i].isDirect();
+        }
+        if (!anyDirect && piece > 0) {
+            readPieces(merged, buffers, release);
+            return;
         }
         IoBatch batch = null;
         if (anyDirect) {
@@ -390,6 +408,7 @@ final class SluiceFSInputStream extends FSInputStream
                     n = batch.result(i);
                 }
                 long at = range.getOffset() + Math.max(0, n);
+                observe(at, data.remaining());
                 // What the batch left (all of it without one; a range over the engine's per-call cap, or a signal)
                 // goes on where it stopped.
                 while (n >= 0 && data.hasRemaining()) {
@@ -406,6 +425,164 @@ final class SluiceFSInputStream extends FSInputStream
             } catch (IOException | RuntimeException e) {
                 fail(range, data, release, e);
             }
+        }
+    }
+
+    /** One positional read of a heap range: where, how many bytes, and the name of the thread that made it. */
+    record PieceRead(long offset, int length, String thread) {
+    }
+
+    private void observe(long offset, int length) {
+        Consumer<PieceRead> observer = onPiece;
+        if (observer != null) {
+            observer.accept(new PieceRead(offset, length, Thread.currentThread().getName()));
+        }
+    }
+
+    /**
+     * The merged ranges into heap buffers, cut into pieces of {@link #piece} bytes that the calling thread and up to
+     * {@link PieceReaders#THREADS} pool threads take in turn, in file order. A range's future is completed by
+     * whichever thread finishes its last piece, so the first range can be consumed while later ones are still being
+     * read. The caller takes pieces too and so never depends on a pool thread being free: the pool's threads only
+     * help, and a helper that starts after every piece is taken finds nothing to do. This returns once every piece is
+     * read or failed, so no read of the stream's descriptor is in flight after it (a close cannot race one).
+     */
+    private void readPieces(List<CombinedFileRange> merged, ByteBuffer[] buffers, Consumer<ByteBuffer> release)
+            throws IOException {
+        List<Piece> pieces = new ArrayList<>();
+        for (int i = 0; i < buffers.length; i++) {
+            Ranged ranged = new Ranged(merged.get(i), buffers[i], release);
+            int length = merged.get(i).getLength();
+            int count = Math.max(1, (int) ((length + (long) piece - 1) / piece));
+            ranged.left.set(count);
+            for (int p = 0; p < count; p++) {
+                int from = (int) ((long) p * piece);
+                pieces.add(new Piece(ranged, from, Math.min(piece, length - from)));
+            }
+        }
+        AtomicInteger next = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(pieces.size());
+        Runnable taker = () -> {
+            for (int i; (i = next.getAndIncrement()) < pieces.size(); ) {
+                try {
+                    read(pieces.get(i));
+                } finally {
+                    done.countDown();
+                }
+            }
+        };
+        int helpers = Math.min(pieces.size() - 1, PieceReaders.THREADS);
+        for (int h = 0; h < helpers; h++) {
+            PieceReaders.POOL.execute(taker);
+        }
+        taker.run();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                done.await();
+                break;
+            } catch (InterruptedException e) {
+                // The helpers write into the caller's buffers: returning before they are done would hand those
+                // buffers back while they are still being written. Pieces are bounded reads; wait them out.
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        long bytes = 0;
+        for (int i = 0; i < merged.size(); i++) {
+            if (!merged.get(i).getUnderlying().get(0).getData().isCompletedExceptionally()) {
+                bytes += merged.get(i).getLength();
+            }
+        }
+        count(bytes);
+    }
+
+    /** A merged range being read in pieces: its buffer, the pieces not yet done, and the first failure. */
+    private static final class Ranged {
+        final CombinedFileRange range;
+        final ByteBuffer data;
+        final Consumer<ByteBuffer> release;
+        final AtomicInteger left = new AtomicInteger();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        Ranged(CombinedFileRange range, ByteBuffer data, Consumer<ByteBuffer> release) {
+            this.range = range;
+            this.data = data;
+            this.release = release;
+        }
+    }
+
+    private record Piece(Ranged ranged, int from, int length) {
+    }
+
+    /** Reads one piece; the thread that finishes a range's last piece completes the range's futures. */
+    private void read(Piece piece) {
+        Ranged ranged = piece.ranged();
+        CombinedFileRange range = ranged.range;
+        long at = range.getOffset() + piece.from();
+        try {
+            if (ranged.failure.get() == null) {
+                // A piece of a range that has failed already is not read: its future is decided.
+                ensureOpen();
+                observe(at, piece.length());
+                ByteBuffer dst = ranged.data.slice(piece.from(), piece.length());
+                while (dst.hasRemaining()) {
+                    int n = file.read(dst, at);
+                    if (n < 0) {
+                        throw new EOFException(file.path() + ": end of file at " + at + " while reading the range "
+                                + range + " (the file shrank?)");
+                    }
+                    at += n;
+                }
+            }
+        } catch (EOFException e) {
+            ranged.failure.compareAndSet(null, e);
+        } catch (IOException | RuntimeException e) {
+            ranged.failure.compareAndSet(null, new IOException(file.path() + ": vectored read of the range " + range
+                    + " failed at offset " + at + ": " + e, e));
+        } catch (Error e) {
+            ranged.failure.compareAndSet(null, e);
+        }
+        if (ranged.left.decrementAndGet() == 0) {
+            Throwable failure = ranged.failure.get();
+            if (failure != null) {
+                fail(range, ranged.data, ranged.release, failure);
+            } else {
+                ranged.data.position(0).limit(range.getLength());
+                deliver(range, ranged.data);
+            }
+        }
+    }
+
+    /**
+     * The threads that read pieces of heap ranges, shared by every stream of the JVM: at most {@link #THREADS}
+     * daemon threads named {@code sluice-vectored-read-N}, which end after 10 idle seconds, so closing streams or
+     * file systems leaves no thread behind for long and none that keeps the JVM alive. Not the common
+     * {@code ForkJoinPool}: the callers are Hadoop and Parquet code that may block its threads, and a blocking
+     * {@code pread} there would take threads the rest of the application counts on. A full queue drops the extra
+     * helper: the calling thread reads every piece nobody else took.
+     */
+    static final class PieceReaders {
+        /** The most threads the pool runs: enough for a device's queue, few enough to stay off the CPUs' backs. */
+        static final int THREADS = Math.max(4, Math.min(16, 2 * Runtime.getRuntime().availableProcessors()));
+        /** Name of the pool's threads, followed by a number. */
+        static final String NAME = "sluice-vectored-read-";
+        static final ThreadPoolExecutor POOL;
+
+        static {
+            AtomicInteger counter = new AtomicInteger();
+            POOL = new ThreadPoolExecutor(THREADS, THREADS, 10, TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(4 * THREADS), task -> {
+                        Thread t = new Thread(task, NAME + counter.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    }, new ThreadPoolExecutor.DiscardPolicy());
+            POOL.allowCoreThreadTimeOut(true);
+        }
+
+        private PieceReaders() {
         }
     }
 

@@ -51,6 +51,9 @@ import static org.apache.hadoop.fs.Options.OpenFileOptions.FS_OPTION_OPENFILE_ST
  *   <li>{@value #WILLNEED} (configuration, default {@code true}): a vectored read without O_DIRECT first asks the
  *       kernel for all its merged ranges ({@code posix_fadvise(WILLNEED)}), so that a cold file's ranges come from
  *       the device at once, and only their bytes, not the read-ahead past their ends.</li>
+ *   <li>{@value #PIECE} (configuration, default 2 MiB): vectored reads into heap buffers go in pieces of this
+ *       size on several threads (the caller's and up to 16 daemon threads {@code sluice-vectored-read-N} shared by
+ *       all streams, never the common pool); {@code 0} reads them one after another in the calling thread.</li>
  *   <li>{@code fs.option.openfile.read.policy}: {@code random}, {@code vector}, {@code columnar}, {@code parquet},
  *       {@code orc} and {@code hbase} open the file with {@link Advice#RANDOM} (no kernel read-ahead);
  *       {@code sequential}, {@code whole-file}, {@code csv}, {@code json} and {@code avro} with
@@ -77,6 +80,12 @@ public class SluiceLocalFileSystem extends RawLocalFileSystem {
      * ({@code posix_fadvise(WILLNEED)}; default {@code true}). Reads without O_DIRECT only.
      */
     public static final String WILLNEED = "fs.sluice.vectored.read.willneed";
+    /**
+     * Configuration key: a vectored read into heap buffers (parquet-java's default) cuts its merged ranges into
+     * pieces of this many bytes and reads them in parallel, in the calling thread and a small pool of daemon threads
+     * all streams share; {@code 0} reads each range whole in the calling thread, one after another. Default 2 MiB.
+     */
+    public static final String PIECE = "fs.sluice.vectored.read.piece";
     /** The stream's buffer for sequential reads when the caller names none: Hadoop's {@code io.file.buffer.size}. */
     private static final int DEFAULT_BUFFER = 64 * 1024;
 
@@ -85,6 +94,7 @@ public class SluiceLocalFileSystem extends RawLocalFileSystem {
     private boolean willNeed = true;
     private int minSeek = 16 * 1024;
     private int maxMerged = 1024 * 1024;
+    private int piece = 2 * 1024 * 1024;
 
     /** A file system to be {@link #initialize initialized} by Hadoop's {@code FileSystem.get}. */
     public SluiceLocalFileSystem() {
@@ -92,9 +102,9 @@ public class SluiceLocalFileSystem extends RawLocalFileSystem {
 
     /**
      * Initializes as the raw local file system, then reads {@value #ENGINE}, {@value #DIRECT}, {@value #WILLNEED},
-     * {@value #MIN_SEEK} and {@value #MAX_MERGED} from {@code conf}.
+     * {@value #PIECE}, {@value #MIN_SEEK} and {@value #MAX_MERGED} from {@code conf}.
      *
-     * @throws IllegalArgumentException if {@value #ENGINE} names no engine
+     * @throws IllegalArgumentException if {@value #ENGINE} names no engine, or a size is out of range
      */
     @Override
     public void initialize(java.net.URI uri, Configuration conf) throws IOException {
@@ -112,6 +122,12 @@ public class SluiceLocalFileSystem extends RawLocalFileSystem {
         willNeed = conf.getBoolean(WILLNEED, true);
         minSeek = (int) conf.getLongBytes(MIN_SEEK, minSeek);
         maxMerged = (int) conf.getLongBytes(MAX_MERGED, maxMerged);
+        long pieceBytes = conf.getLongBytes(PIECE, piece);
+        if (pieceBytes < 0 || pieceBytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(PIECE + " must be 0 (off) or a positive size up to 2 GiB: "
+                    + pieceBytes);
+        }
+        piece = (int) pieceBytes;
         if (minSeek < 0 || maxMerged <= 0) {
             throw new IllegalArgumentException(MIN_SEEK + " must not be negative and " + MAX_MERGED
                     + " must be positive: " + minSeek + ", " + maxMerged);
@@ -249,6 +265,6 @@ public class SluiceLocalFileSystem extends RawLocalFileSystem {
         int buffer = bufferSize > 0 ? bufferSize : getConf() == null ? DEFAULT_BUFFER
                 : getConf().getInt("io.file.buffer.size", DEFAULT_BUFFER);
         return new FSDataInputStream(new SluiceFSInputStream(file, buffer, direct, willNeed, minSeek, maxMerged,
-                statistics));
+                piece, statistics));
     }
 }

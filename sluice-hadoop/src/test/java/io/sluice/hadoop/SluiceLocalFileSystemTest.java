@@ -278,6 +278,160 @@ class SluiceLocalFileSystemTest {
         return n;
     }
 
+    private FileSystem withSettings(String... keysAndValues) throws IOException {
+        Configuration conf = new Configuration(false);
+        conf.set("fs.file.impl", SluiceLocalFileSystem.class.getName());
+        conf.setBoolean("fs.file.impl.disable.cache", true);
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            conf.set(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return FileSystem.get(URI.create("file:///"), conf);
+    }
+
+    private static SluiceFSInputStream sluice(FSDataInputStream in) {
+        return (SluiceFSInputStream) in.getWrappedStream();
+    }
+
+    @Test
+    void vectoredReadsInPiecesAreByteIdenticalWithTheFile() throws Exception {
+        java.nio.file.Path local = dir.resolve("pieces.bin");
+        byte[] big = new byte[3 * 1024 * 1024 + 4321];
+        new Random(11).nextBytes(big);
+        Files.write(local, big);
+        Random random = new Random(12);
+        for (String piece : new String[] {"4096", "65537", "1048576", "2m", "0"}) {
+            // Many ranges of odd lengths and gaps (some close enough to merge), one smaller than any piece, and two
+            // at the end of the file: one ending there, after one a single byte before it.
+            List<FileRange> ranges = new ArrayList<>();
+            long at = random.nextInt(1000);
+            while (true) {
+                int length = 1 + random.nextInt(random.nextBoolean() ? 3000 : 400_000);
+                if (at + length >= big.length - 200_001) {
+                    break;
+                }
+                ranges.add(FileRange.createFileRange(at, length));
+                at += length + random.nextInt(random.nextBoolean() ? 20_000 : 100);
+            }
+            ranges.add(FileRange.createFileRange(big.length - 200_001, 100_000));
+            ranges.add(FileRange.createFileRange(big.length - 100_000, 100_000));
+            java.util.Collections.shuffle(ranges, random);
+            List<SluiceFSInputStream.PieceRead> reads = java.util.Collections.synchronizedList(new ArrayList<>());
+            try (FileSystem pieces = withSettings(SluiceLocalFileSystem.PIECE, piece);
+                 FSDataInputStream in = pieces.open(new Path(local.toUri()))) {
+                sluice(in).onPiece = reads::add;
+                in.readVectored(ranges, ByteBuffer::allocate);
+                for (FileRange range : ranges) {
+                    assertEquals(ByteBuffer.wrap(big, (int) range.getOffset(), range.getLength()),
+                            range.getData().get(10, TimeUnit.SECONDS), piece + ": " + range);
+                }
+            }
+            long limit = piece.equals("0") ? Integer.MAX_VALUE : Long.parseLong(piece.replace("2m", "2097152"));
+            for (SluiceFSInputStream.PieceRead read : reads) {
+                assertTrue(read.length() <= limit, piece + ": " + read);
+            }
+            assertTrue(reads.stream().mapToLong(SluiceFSInputStream.PieceRead::length).sum()
+                    >= ranges.stream().mapToLong(FileRange::getLength).sum(), piece + ": bytes read");
+        }
+    }
+
+    @Test
+    void pieceSizeZeroReadsEachRangeWholeInTheCallingThread() throws Exception {
+        java.nio.file.Path local = dir.resolve("seq.bin");
+        int mib = 1 << 20;
+        byte[] big = new byte[8 * mib];
+        new Random(13).nextBytes(big);
+        Files.write(local, big);
+        List<FileRange> ranges = List.of(FileRange.createFileRange(0, mib - 1), FileRange.createFileRange(2 * mib,
+                mib), FileRange.createFileRange(4 * mib, mib));
+        String caller = Thread.currentThread().getName();
+        for (String piece : new String[] {"0", "64k"}) {
+            List<SluiceFSInputStream.PieceRead> reads = java.util.Collections.synchronizedList(new ArrayList<>());
+            try (FileSystem pieces = withSettings(SluiceLocalFileSystem.PIECE, piece);
+                 FSDataInputStream in = pieces.open(new Path(local.toUri()))) {
+                sluice(in).onPiece = reads::add;
+                in.readVectored(ranges, ByteBuffer::allocate);
+                for (FileRange range : ranges) {
+                    assertEquals(ByteBuffer.wrap(big, (int) range.getOffset(), range.getLength()),
+                            range.getData().get(10, TimeUnit.SECONDS));
+                }
+            }
+            if (piece.equals("0")) {
+                assertEquals(List.of(new SluiceFSInputStream.PieceRead(0, mib - 1, caller),
+                        new SluiceFSInputStream.PieceRead(2 * mib, mib, caller),
+                        new SluiceFSInputStream.PieceRead(4 * mib, mib, caller)), reads);
+            } else {
+                assertEquals(16 + 16 + 16, reads.size(), reads.toString());
+                for (SluiceFSInputStream.PieceRead read : reads) {
+                    assertTrue(read.thread().equals(caller)
+                            || read.thread().startsWith(SluiceFSInputStream.PieceReaders.NAME), read.toString());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aFileTruncatedUnderAPiecewiseReadFailsEveryFutureWithThePathAndOffset() throws Exception {
+        java.nio.file.Path local = dir.resolve("data.bin");
+        List<FileRange> ranges = List.of(FileRange.createFileRange(10_000, 50_000),
+                FileRange.createFileRange(100_000, 50_000), FileRange.createFileRange(200_000, 99_000));
+        int[] calls = {0};
+        // The channel engine: a mapped read of a truncated file would fault instead of reading short.
+        try (FileSystem pieces = withSettings(SluiceLocalFileSystem.PIECE, "4096", SluiceLocalFileSystem.ENGINE,
+                "channel");
+             FSDataInputStream in = pieces.open(file)) {
+            in.readVectored(ranges, n -> {
+                if (++calls[0] == ranges.size()) {
+                    // Every buffer is allocated before the first read: the whole read sees the shorter file.
+                    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(local,
+                            java.nio.file.StandardOpenOption.WRITE)) {
+                        ch.truncate(5_000);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+                return ByteBuffer.allocate(n);
+            });
+            for (FileRange range : ranges) {
+                java.util.concurrent.ExecutionException e = assertThrows(
+                        java.util.concurrent.ExecutionException.class, () -> range.getData().get(10,
+                                TimeUnit.SECONDS));
+                assertInstanceOf(EOFException.class, e.getCause(), range.toString());
+                String message = e.getCause().getMessage();
+                // Whichever piece of the range failed first names the offset it failed at.
+                assertTrue(message.contains(local.toString()) && message.contains("end of file at ")
+                        && message.contains(String.valueOf(range.getOffset())), message);
+            }
+        }
+    }
+
+    @Test
+    void piecesShareOneBoundedPoolOfDaemonThreadsAndClosedStreamsRefuseReads() throws Exception {
+        java.nio.file.Path local = dir.resolve("pool.bin");
+        byte[] big = new byte[4 << 20];
+        new Random(14).nextBytes(big);
+        Files.write(local, big);
+        List<FSDataInputStream> closed = new ArrayList<>();
+        try (FileSystem pieces = withSettings(SluiceLocalFileSystem.PIECE, "64k")) {
+            for (int i = 0; i < 40; i++) {
+                try (FSDataInputStream in = pieces.open(new Path(local.toUri()))) {
+                    List<FileRange> ranges = List.of(FileRange.createFileRange(0, 2 << 20),
+                            FileRange.createFileRange(3 << 20, 1 << 20));
+                    in.readVectored(ranges, ByteBuffer::allocate);
+                    assertEquals(ByteBuffer.wrap(big, 3 << 20, 1 << 20), ranges.get(1).getData().get(10,
+                            TimeUnit.SECONDS));
+                    closed.add(in);
+                }
+            }
+        }
+        List<Thread> readers = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith(SluiceFSInputStream.PieceReaders.NAME)).toList();
+        assertTrue(readers.size() <= SluiceFSInputStream.PieceReaders.THREADS, readers.toString());
+        assertTrue(readers.stream().allMatch(Thread::isDaemon), readers.toString());
+        IOException refused = assertThrows(IOException.class, () -> closed.get(0).readVectored(
+                List.of(FileRange.createFileRange(0, 10)), ByteBuffer::allocate));
+        assertTrue(refused.getMessage().contains("pool.bin"), refused.getMessage());
+    }
+
     @Test
     void aFailingVectoredReadCompletesEveryFuture() throws Exception {
         List<FileRange> ranges = List.of(FileRange.createFileRange(0, 100), FileRange.createFileRange(100_000, 100),

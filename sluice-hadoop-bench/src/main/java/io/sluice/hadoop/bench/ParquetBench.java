@@ -234,7 +234,7 @@ public final class ParquetBench {
         conf.setBoolean("fs.file.impl.disable.cache", true);
         conf.setBoolean(SluiceLocalFileSystem.DIRECT, contender.equals(SLUICE_DIRECT));
         conf.setBoolean(ParquetInputFormat.HADOOP_VECTORED_IO_ENABLED, true);
-        for (String key : List.of(SluiceLocalFileSystem.WILLNEED, SluiceLocalFileSystem.MIN_SEEK,
+        for (String key : List.of(SluiceLocalFileSystem.WILLNEED, SluiceLocalFileSystem.PIECE, SluiceLocalFileSystem.MIN_SEEK,
                 SluiceLocalFileSystem.MAX_MERGED)) {
             String value = System.getProperty(key);
             if (value != null) {
