@@ -259,6 +259,42 @@ public final class ClassLoadBench {
         return new Sample(total / (nanos / 1e6), read.get() / (nanos / 1e9));
     }
 
+    /**
+     * A loader's round: item {@code k} loads class {@code k} without initializing it, or reads resource
+     * {@code k - classes} to its end; classes it cannot load are counted in {@code failures}, bytes read in
+     * {@code read}; {@code close} closes {@code closing} (the loader, or what made it), when there is one.
+     */
+    static Round loading(ClassLoader loader, Contents c, AtomicLong read, AtomicInteger failures,
+                         java.io.Closeable closing) {
+        int nClasses = c.classes().size();
+        return new Round() {
+            @Override
+            public void item(int k) throws IOException {
+                if (k < nClasses) {
+                    try {
+                        Class.forName(c.classes().get(k), false, loader);
+                    } catch (ClassNotFoundException | LinkageError e) {
+                        // Optional dependencies jruby-complete leaves out: counted, and the same for both loaders.
+                        failures.incrementAndGet();
+                    }
+                    return;
+                }
+                try (InputStream in = loader.getResourceAsStream(c.resources().get(k - nClasses))) {
+                    if (in != null) {
+                        read.addAndGet(in.transferTo(OutputSink.INSTANCE));
+                    }
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (closing != null) {
+                    closing.close();
+                }
+            }
+        };
+    }
+
     private Round open(String engine, Contents c, AtomicLong read, AtomicInteger failures) throws IOException {
         int nClasses = c.classes().size();
         switch (engine) {
@@ -276,32 +312,7 @@ public final class ClassLoadBench {
                 } else {
                     loader = new SluiceClassLoader(options.jars(), parent);
                 }
-                return new Round() {
-                    @Override
-                    public void item(int k) throws IOException {
-                        if (k < nClasses) {
-                            try {
-                                Class.forName(c.classes().get(k), false, loader);
-                            } catch (ClassNotFoundException | LinkageError e) {
-                                // Optional dependencies jruby-complete leaves out: the same for both loaders.
-                                failures.incrementAndGet();
-                            }
-                            return;
-                        }
-                        try (InputStream in = loader.getResourceAsStream(c.resources().get(k - nClasses))) {
-                            if (in != null) {
-                                read.addAndGet(in.transferTo(OutputSink.INSTANCE));
-                            }
-                        }
-                    }
-
-                    @Override
-                    public void close() throws IOException {
-                        if (loader instanceof java.io.Closeable c) {
-                            c.close();
-                        }
-                    }
-                };
+                return loading(loader, c, read, failures, loader instanceof java.io.Closeable l ? l : null);
             }
             case ZIPFILE_READ, SLUICE_READ -> {
                 // Every name looked up in each jar in turn, as a class loader's search would.

@@ -217,35 +217,8 @@ public final class FatJarBench {
         } else {
             loader = new SluiceClassLoader(FatJarLauncher.layout(jar).classPath().toArray(new URL[0]), parent);
         }
-        SpringLoader opened = spring;
-        ClassLoadBench.Round r = new ClassLoadBench.Round() {
-            @Override
-            public void item(int k) throws IOException {
-                if (k < nClasses) {
-                    try {
-                        Class.forName(c.classes().get(k), false, loader);
-                    } catch (ClassNotFoundException | LinkageError e) {
-                        // Optional dependencies jruby-complete leaves out: counted, and the same for both loaders.
-                        failures.incrementAndGet();
-                    }
-                    return;
-                }
-                try (InputStream in = loader.getResourceAsStream(c.resources().get(k - nClasses))) {
-                    if (in != null) {
-                        read.addAndGet(in.transferTo(ClassLoadBench.OutputSink.INSTANCE));
-                    }
-                }
-            }
-
-            @Override
-            public void close() throws IOException {
-                if (opened != null) {
-                    opened.close();
-                } else {
-                    ((java.io.Closeable) loader).close();
-                }
-            }
-        };
+        ClassLoadBench.Round r = ClassLoadBench.loading(loader, c, read, failures,
+                spring != null ? spring : (java.io.Closeable) loader);
         Sample s = ClassLoadBench.drive(engine, r, total, threads, read, start);
         work.put(engine, List.of((long) failures.get(), read.get()));
         return s;
