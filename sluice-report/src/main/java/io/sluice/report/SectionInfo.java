@@ -61,7 +61,9 @@ public record SectionInfo(String name, String title, String description, boolean
                             + "MMapDirectory and NIOFSDirectory on the JDK's default file system (jdk-) and on "
                             + "sluice-nio's file system per engine (sluice-): top-10 term queries, phrases and boolean "
                             + "queries, and fetches of a page of 10 documents' stored fields and doc values, page cache "
-                            + "warm and cold. The charts show operations (queries, or pages) per millisecond.", true));
+                            + "warm and cold; and the same documents indexed into each directory, one writer thread, "
+                            + "every row's index checked to give the same hits. The charts show operations (queries, "
+                            + "pages, or documents indexed) per millisecond.", true));
 
     /** The section's description, or a plain one for a section this list does not know. */
     public static SectionInfo of(String name) {
