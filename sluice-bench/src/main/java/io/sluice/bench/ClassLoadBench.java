@@ -451,18 +451,28 @@ public final class ClassLoadBench {
                 int b = in.read();
                 first = System.nanoTime() - start;
                 in.transferTo(OutputSink.INSTANCE);
-                if (!proc.waitFor(120, TimeUnit.SECONDS)) {
-                    proc.destroyForcibly();
-                    throw new IOException(String.join(" ", command) + ": did not exit within 120 s");
-                }
-                if (proc.exitValue() != 0) {
-                    throw new IOException(String.join(" ", command) + ": exit " + proc.exitValue() + ": "
-                            + Files.readString(errors));
-                }
+                awaitSuccess(proc, command, errors);
             }
             return first;
         } finally {
             Files.deleteIfExists(errors);
+        }
+    }
+
+    /**
+     * Waits for {@code proc}, started from {@code command} with its standard error going to {@code errors}, to exit.
+     *
+     * @throws IOException with the command (and its standard error) if it does not exit within 120 s, or exits
+     *                     with a status other than 0
+     */
+    static void awaitSuccess(Process proc, List<String> command, Path errors) throws IOException, InterruptedException {
+        if (!proc.waitFor(120, TimeUnit.SECONDS)) {
+            proc.destroyForcibly();
+            throw new IOException(String.join(" ", command) + ": did not exit within 120 s");
+        }
+        if (proc.exitValue() != 0) {
+            throw new IOException(String.join(" ", command) + ": exit " + proc.exitValue() + ": "
+                    + Files.readString(errors));
         }
     }
 }

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.loader.launch.Archive;
@@ -277,14 +276,7 @@ public final class FatJarBench {
             try (InputStream in = proc.getInputStream()) {
                 out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
-            if (!proc.waitFor(120, TimeUnit.SECONDS)) {
-                proc.destroyForcibly();
-                throw new IOException(String.join(" ", command) + ": did not exit within 120 s");
-            }
-            if (proc.exitValue() != 0) {
-                throw new IOException(String.join(" ", command) + ": exit " + proc.exitValue() + ": "
-                        + Files.readString(errors));
-            }
+            ClassLoadBench.awaitSuccess(proc, command, errors);
             return out;
         } finally {
             Files.deleteIfExists(errors);
