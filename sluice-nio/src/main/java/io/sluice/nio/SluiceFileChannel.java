@@ -50,6 +50,13 @@ final class SluiceFileChannel extends FileChannel {
 
     /** Serialises relative calls and guards {@link #position}, as the JDK's channel does. */
     private final Object positionLock = new Object();
+    /**
+     * The last transfer's bounce buffer, for the next transfer on this channel (null while one is using it): callers
+     * such as file-serving loops call transferTo again and again for a chunk each, and 64 KiB of fresh direct memory
+     * per call cost more than the copy. Taken and given back atomically, so concurrent transfers each have their own.
+     */
+    private final java.util.concurrent.atomic.AtomicReference<ByteBuffer> spareTransferBuffer =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private long position;
 
     /** The platform's channel on the file, for map and locks. */
@@ -438,7 +445,15 @@ final class SluiceFileChannel extends FileChannel {
         }
         // A file of size 0 may still have bytes (/proc): then read until the end instead of up to the size.
         long left = size > 0 ? Math.min(count, size - position) : count;
-        ByteBuffer buf = transferBuffer(left);
+        ByteBuffer buf = takeTransferBuffer();
+        try {
+            return transferTo(position, left, target, buf);
+        } finally {
+            spareTransferBuffer.compareAndSet(null, buf);
+        }
+    }
+
+    private long transferTo(long position, long left, WritableByteChannel target, ByteBuffer buf) throws IOException {
         long done = 0;
         while (done < left) {
             // With O_DIRECT the JDK's transfer reads steps of 8 KiB and a step its alignment check refuses ends the
@@ -483,7 +498,15 @@ final class SluiceFileChannel extends FileChannel {
             throw new IllegalArgumentException("negative position or count: position=" + position + ", count="
                     + count);
         }
-        ByteBuffer buf = transferBuffer(count);
+        ByteBuffer buf = takeTransferBuffer();
+        try {
+            return transferFrom(src, position, count, buf);
+        } finally {
+            spareTransferBuffer.compareAndSet(null, buf);
+        }
+    }
+
+    private long transferFrom(ReadableByteChannel src, long position, long count, ByteBuffer buf) throws IOException {
         long done = 0;
         while (done < count) {
             buf.clear().limit((int) Math.min(buf.capacity(), count - done));
@@ -503,13 +526,19 @@ final class SluiceFileChannel extends FileChannel {
         return done;
     }
 
-    /** The bounce buffer of a transfer of {@code count} bytes; aligned for O_DIRECT, whose reads go straight in. */
-    private ByteBuffer transferBuffer(long count) {
-        int cap = (int) Math.min(TRANSFER_CHUNK, Math.max(count, 1));
-        if (directAlign == 0) {
-            return ByteBuffer.allocateDirect(cap);
+    /**
+     * A transfer's bounce buffer of {@value #TRANSFER_CHUNK} bytes: the spare one if no other transfer has it, else a
+     * new one; aligned for O_DIRECT, whose reads go straight in.
+     */
+    private ByteBuffer takeTransferBuffer() {
+        ByteBuffer spare = spareTransferBuffer.getAndSet(null);
+        if (spare != null) {
+            return spare;
         }
-        int blocks = (cap + directAlign - 1) / directAlign * directAlign;
+        if (directAlign == 0) {
+            return ByteBuffer.allocateDirect(TRANSFER_CHUNK);
+        }
+        int blocks = (TRANSFER_CHUNK + directAlign - 1) / directAlign * directAlign;
         return ByteBuffer.allocateDirect(blocks + directAlign).alignedSlice(directAlign).limit(blocks).slice();
     }
 
