@@ -44,7 +44,8 @@ public final class Events {
 
     /**
      * Starts an asynchronous read; its event, when enabled, runs from here to the future's completion and is committed
-     * on the completing thread. The future returned is the one {@code start} made.
+     * on the completing thread. The future returned completes with the outcome of the one {@code start} made, once
+     * the event is committed.
      */
     public static CompletableFuture<Integer> readAsync(Path path, String engine, long position,
             Supplier<CompletableFuture<Integer>> start) {
@@ -53,13 +54,7 @@ public final class Events {
         }
         FileReadEvent e = new FileReadEvent();
         e.begin();
-        CompletableFuture<Integer> f = start.get();
-        f.whenComplete((n, failure) -> {
-            if (failure == null) {
-                endRead(e, path, engine, position, n);
-            }
-        });
-        return f;
+        return committedFirst(start.get(), n -> endRead(e, path, engine, position, n));
     }
 
     /** As {@link #readAsync} for a write. */
@@ -70,13 +65,29 @@ public final class Events {
         }
         FileWriteEvent e = new FileWriteEvent();
         e.begin();
-        CompletableFuture<Integer> f = start.get();
+        return committedFirst(start.get(), n -> endWrite(e, path, engine, position, n));
+    }
+
+    /**
+     * A future with {@code f}'s outcome that completes only after {@code commit} ran on a success: a caller that waits
+     * for the I/O then finds its event committed (a stage added to {@code f} and {@code f} itself handed back would race
+     * the caller's wake-up: a recording stopped at once could miss the event). The outcome is passed on unchanged.
+     */
+    private static CompletableFuture<Integer> committedFirst(CompletableFuture<Integer> f,
+            java.util.function.IntConsumer commit) {
+        CompletableFuture<Integer> out = new CompletableFuture<>();
         f.whenComplete((n, failure) -> {
-            if (failure == null) {
-                endWrite(e, path, engine, position, n);
+            if (failure != null) {
+                out.completeExceptionally(failure);
+                return;
+            }
+            try {
+                commit.accept(n);
+            } finally {
+                out.complete(n);
             }
         });
-        return f;
+        return out;
     }
 
     private static void endRead(FileReadEvent e, Path path, String engine, long position, long result) {
