@@ -16,6 +16,12 @@ import java.nio.file.Path;
  * The MMAP engine: the whole file mapped as one {@link MemorySegment} in a shared {@link Arena}; reads and writes
  * are memory copies with no system call once pages are resident. Segments are 64-bit, so any file size works.
  *
+ * <p>A write that ends past the mapping is a {@code pwrite} on the file's channel: the kernel grows the file, and the
+ * page cache it writes into is the mapping's, so every path reads it back. The mapping follows lazily: a read that
+ * needs bytes past it, or a write inside bytes this handle appended, maps the file at its size then. So appends cost
+ * one system call each, as on CHANNEL, and not a map and an unmap (a mapping in READ_WRITE mode cannot reach past
+ * the end of the file: {@link FileChannel#map} grows the file to it).
+ *
  * <p>Growth and shrinking replace the mapping: the new one is published first, then the old arena is closed. A
  * thread still copying from the old mapping gets {@link IllegalStateException} from the FFM runtime (never a crash,
  * since closing a shared arena waits for a handshake with every thread), sees the new mapping and retries. A thread
@@ -29,8 +35,7 @@ import java.nio.file.Path;
  * end returns -1, a read across it is short, a write past it grows the file again. {@link #size()} and a read that
  * would end past the mapping also look, so the mapping follows a cut without a fault. A fault the size does not
  * explain (a write into a hole of a file system that is full, a failing device) is an {@link IOException} naming
- * the file and position; the file stays usable, and a write that had grown the file for itself cuts it back to its
- * size before, as a failed {@code pwrite} leaves it. What mapping cannot see: the page holding the new end stays mapped
+ * the file and position; the file stays usable. What mapping cannot see: the page holding the new end stays mapped
  * (the kernel maps whole pages), so until one of those lookups, bytes read there past the new end are zeros, and
  * bytes written there are lost, where CHANNEL would return -1 or grow the file.
  *
@@ -63,11 +68,21 @@ final class MappedFile extends PositionalFile {
     private final int advice;
     /** The current mapping; replaced only under {@code this}; null once closed. */
     private volatile Mapping mapping;
+    /** Writes past the mapping: pwrite on this file's channel (null for AUTO's reader, which never writes). */
+    private final ChannelFile appender;
+    /**
+     * The end of the furthest write this handle made past its mapping: a write ending at or before it is in bytes
+     * the file has, so mapping them lets it and the writes after it copy; one ending past it is an append.
+     */
+    private volatile long appendedTo;
+    /** Mappings made so far (tests count them: growth must not map per write); changed only under {@code this}. */
+    private long maps;
 
     private MappedFile(Path path, OpenSpec spec, ReopeningChannel channel, boolean readOnlyMapping) {
         super(path, Engine.MMAP, spec);
         this.channel = channel;
         this.mode = spec.writable() && !readOnlyMapping ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY;
+        this.appender = mode == FileChannel.MapMode.READ_WRITE ? new ChannelFile(path, spec, channel) : null;
         this.advice = switch (spec.advice()) {
             case NORMAL -> Native.MADV_NORMAL;
             case SEQUENTIAL -> Native.MADV_SEQUENTIAL;
@@ -115,6 +130,11 @@ final class MappedFile extends PositionalFile {
         return m == null ? 0 : m.size();
     }
 
+    /** How many mappings of a non-empty size this file has made, the first included. */
+    synchronized long maps() {
+        return maps;
+    }
+
     /** Makes the mapping cover the file's real size now (AUTO, when reads keep passing the end of the mapping). */
     void follow() throws IOException {
         resize(current());
@@ -124,6 +144,9 @@ final class MappedFile extends PositionalFile {
     private Mapping map(long size) throws IOException {
         if (size == 0) {
             return EMPTY;
+        }
+        synchronized (this) {
+            maps++;
         }
         Arena arena = Arena.ofShared();
         boolean success = false;
@@ -350,80 +373,45 @@ final class MappedFile extends PositionalFile {
     // ---------------------------------------------------------------- writes
 
     /**
-     * Makes the mapping cover {@code end}, growing the file.
-     *
-     * @return the size before, when this call grew the file; -1 when it was already long enough
+     * Decides where a write that ends past the mapping goes, before it is tried again: true when the mapping now
+     * covers it (a write inside bytes this handle appended, so in place from now on), false when it goes to
+     * {@code pwrite}. Mapping per append would cost an {@code ftruncate}, an {@code mmap} and an {@code munmap} each
+     * (a mapping in READ_WRITE mode is never larger than the file: the JDK grows the file to it).
      */
-    private long ensureCovers(long end) throws IOException {
-        synchronized (this) {
-            Mapping m = current();
-            if (end <= m.size()) {
-                return -1;
-            }
-            long before = m.size();
-            try {
-                remap(m, end);
-            } catch (IOException e) {
-                // FileChannel.map grows the file before it maps, and leaves it grown when the map fails.
-                shrinkBack(before, end, e);
-                throw e;
-            }
-            return before;
-        }
+    private boolean coverInPlace(Mapping m, long end) throws IOException {
+        return end <= appendedTo && resize(m);
     }
 
-    /**
-     * After a write that grew the file from {@code from} to {@code to} failed (a full file system faults on the
-     * first page it cannot supply): cuts the file back to {@code from}, so the failure leaves no zeros that nobody
-     * wrote. Left alone when another write has grown the file further since; a concurrent write that landed inside
-     * {@code [from, to)} is cut with it, as overlapping racing writes have no order anyway.
-     */
-    private void shrinkBack(long from, long to, IOException failure) {
-        synchronized (this) {
-            try {
-                Mapping m = mapping;
-                if (m == null || fileSize() != to) {
-                    return;
-                }
-                if (m.size() > from) {
-                    remap(m, from);
-                }
-                channel.call(c -> {
-                    c.truncate(from);
-                    return 0;
-                });
-            } catch (IOException e) {
-                failure.addSuppressed(e);
-            }
+    /** Writes through the channel: the kernel grows the file, and the mapping sees the bytes in the page cache. */
+    private int pwrite(MemorySegment src, long position) throws IOException {
+        int n = appender.writeSegment(src, position);
+        noteAppended(position + n);
+        return n;
+    }
+
+    private int pwrite(byte[] src, int offset, int length, long position) throws IOException {
+        int n = appender.writeArray(src, offset, length, position);
+        noteAppended(position + n);
+        return n;
+    }
+
+    private void noteAppended(long end) {
+        // A hint only (which way a later write goes), so a lost race between two appenders costs speed, not bytes.
+        if (end > appendedTo) {
+            appendedTo = end;
         }
     }
 
     @Override
     int writeSegment(MemorySegment src, long position) throws IOException {
         long len = src.byteSize();
-        long grownFrom = -1;
-        try {
-            grownFrom = growFor(position + len);
-            return writeSegmentCovered(src, position, len);
-        } catch (IOException e) {
-            if (grownFrom >= 0) {
-                shrinkBack(grownFrom, position + len, e);
-            }
-            throw e;
-        }
-    }
-
-    /** Grows the file to {@code end} if it is shorter; returns its size before, or -1. */
-    private long growFor(long end) throws IOException {
-        return end > current().size() ? ensureCovers(end) : -1;
-    }
-
-    private int writeSegmentCovered(MemorySegment src, long position, long len) throws IOException {
         for (int faults = 0; ; ) {
             Mapping m = current();
             if (position + len > m.size()) {
-                ensureCovers(position + len);
-                continue;
+                if (coverInPlace(m, position + len)) {
+                    continue;
+                }
+                return pwrite(src, position);
             }
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
@@ -433,7 +421,7 @@ final class MappedFile extends PositionalFile {
             } catch (IllegalStateException e) {
                 onClosedMemory(m, e, interrupted);
             } catch (InternalError e) {
-                // A cut file is mapped at its real size; the loop then grows it back to cover this write.
+                // A cut file is mapped at its real size; the loop then writes past it with pwrite, growing it back.
                 afterFault(m, "write", position, len, e, ++faults);
             }
         }
@@ -441,24 +429,13 @@ final class MappedFile extends PositionalFile {
 
     @Override
     int writeArray(byte[] src, int offset, int length, long position) throws IOException {
-        long grownFrom = -1;
-        try {
-            grownFrom = growFor(position + length);
-            return writeArrayCovered(src, offset, length, position);
-        } catch (IOException e) {
-            if (grownFrom >= 0) {
-                shrinkBack(grownFrom, position + length, e);
-            }
-            throw e;
-        }
-    }
-
-    private int writeArrayCovered(byte[] src, int offset, int length, long position) throws IOException {
         for (int faults = 0; ; ) {
             Mapping m = current();
             if (position + length > m.size()) {
-                ensureCovers(position + length);
-                continue;
+                if (coverInPlace(m, position + length)) {
+                    continue;
+                }
+                return pwrite(src, offset, length, position);
             }
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
@@ -503,6 +480,7 @@ final class MappedFile extends PositionalFile {
                 if (end < m.size()) {
                     remap(m, end);
                 }
+                appendedTo = Math.min(appendedTo, end);
                 if (size >= real) {
                     return;
                 }

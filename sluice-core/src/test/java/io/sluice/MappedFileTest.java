@@ -131,6 +131,51 @@ class MappedFileTest extends PositionalFileContract {
     }
 
     @Test
+    void appendsMapNothingAndTheMappingGrowsOnlyWhenAReadOrAnInPlaceWriteNeedsIt() throws IOException {
+        Path p = dir.resolve("f");
+        int piece = 8192;
+        int pieces = 48;
+        int total = piece * pieces;
+        try (PositionalFile f = open(p, CREATE_NEW, WRITE)) {
+            MappedFile mapped = (MappedFile) f;
+            // Appends in pieces, as an index writer's output stream makes them: each must not map the file again.
+            for (int k = 0; k < pieces; k++) {
+                long pos = (long) k * piece;
+                Src.values()[k % Src.values().length].write(f, pos, Pattern.bytes(pos, piece), 0, piece, true);
+                assertEquals(pos + piece, f.size(), "size after append " + k);
+            }
+            assertEquals(0, mapped.maps(), "maps made by " + pieces + " appends");
+            assertEquals(0, mapped.mappedSize());
+            // A read of the appended bytes maps the file once, at its size.
+            assertPattern(Dst.ARRAY_SLICE.readFully(f, 0, total), total, 0);
+            assertEquals(1, mapped.maps());
+            assertEquals(total, mapped.mappedSize());
+            // Writes inside the mapping are copies.
+            for (Src via : Src.values()) {
+                via.write(f, 100, Pattern.bytes(100, 5000), 0, 5000, true);
+            }
+            assertEquals(1, mapped.maps());
+            // More appends, then an in-place write inside what they appended: one map covers it, and the reads after.
+            for (int k = 0; k < pieces; k++) {
+                long pos = total + (long) k * piece;
+                Src.values()[k % Src.values().length].write(f, pos, Pattern.bytes(pos, piece), 0, piece, true);
+            }
+            assertEquals(1, mapped.maps());
+            long inPlace = total + 3L * piece + 11;
+            Src.ARRAY_SLICE.write(f, inPlace, Pattern.bytes(inPlace, 300), 0, 300, true);
+            assertEquals(2, mapped.maps());
+            assertEquals(2L * total, mapped.mappedSize());
+            for (Dst via : Dst.values()) {
+                assertPattern(via.readFully(f, 0, 2 * total), 2 * total, 0);
+            }
+            assertEquals(2, mapped.maps());
+            assertEquals(2L * total, f.size());
+        }
+        assertEquals(2L * total, Files.size(p));
+        assertPattern(Files.readAllBytes(p), 2 * total, 0);
+    }
+
+    @Test
     void truncateWhileOthersRead() throws Exception {
         long size = 8 * MiB;
         Path p = patternFile("f", size);
