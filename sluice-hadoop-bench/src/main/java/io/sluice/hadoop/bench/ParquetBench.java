@@ -28,15 +28,15 @@ import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 
@@ -140,82 +140,249 @@ public final class ParquetBench {
     private ParquetBench() {
     }
 
-    /** Writes the dataset: {@code files} files of about {@code size / files} bytes each; returns their paths. */
+    /**
+     * Writes the dataset: {@code files} files of about {@code size / files} bytes each, several at once (one per
+     * core), and returns their paths in file order. A file's rows depend on its index alone (its own random seed,
+     * its order keys from {@code index * 2^32 + 1}), so a kept file and one written again agree whatever else ran.
+     */
     static List<Path> write(Options o, PrintWriter log) throws IOException {
         Files.createDirectories(o.dir());
-        Configuration conf = conf(RAW);
-        List<Path> files = new ArrayList<>();
-        SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
         long target = Math.max(1, o.size() / o.files());
-        long orderKey = 1;
+        List<Path> files = new ArrayList<>();
+        List<Integer> missing = new ArrayList<>();
         for (int f = 0; f < o.files(); f++) {
             // The name says what the file holds, so a kept dataset is reused only by a run that asks for the same.
             Path file = o.dir().resolve(String.format(Locale.ROOT, "lineitem-%d-%s-%03d-of-%03d.parquet", o.size(),
                     o.codec().name().toLowerCase(Locale.ROOT), f, o.files()));
+            files.add(file);
             if (o.keep() && Files.isRegularFile(file)) {
-                files.add(file);
                 log.printf(Locale.ROOT, "  %s %,d bytes (kept from an earlier run)%n", file.getFileName(),
                         Files.size(file));
-                continue;
+            } else {
+                missing.add(f);
             }
-            // Written under another name and renamed when complete: a run cut short leaves no file to reuse.
-            Path partial = o.dir().resolve(file.getFileName() + ".partial");
-            SplittableRandom random = new SplittableRandom(28L * 1000 + f);
-            try (ParquetWriter<Group> writer = ExampleParquetWriter
-                    .builder(new org.apache.hadoop.fs.Path(partial.toUri()))
-                    .withConf(conf).withType(SCHEMA).withCompressionCodec(o.codec())
-                    .withWriteMode(ParquetFileWriter.Mode.OVERWRITE).build()) {
-                long rows = 0;
-                while (rows % 4096 != 0 || writer.getDataSize() < target) {
-                    int lines = 1 + random.nextInt(7);
-                    for (int line = 1; line <= lines; line++) {
-                        writer.write(row(groups, random, orderKey, line));
-                        rows++;
+        }
+        if (missing.isEmpty()) {
+            return files;
+        }
+        // parquet-hadoop encodes and compresses a file on the thread that writes it: files in parallel use every core.
+        int threads = Math.min(missing.size(), Runtime.getRuntime().availableProcessors());
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> parts = new ArrayList<>();
+            for (int f : missing) {
+                parts.add(pool.submit(() -> {
+                    writeFile(files.get(f), f, target, o.codec());
+                    synchronized (log) {
+                        log.printf(Locale.ROOT, "  %s %,d bytes%n", files.get(f).getFileName(),
+                                Files.size(files.get(f)));
+                        log.flush();
                     }
-                    orderKey++;
-                }
+                    return null;
+                }));
             }
-            // Written through the page cache: synced now, so that a cold round's drop drops every page.
-            try (var channel = java.nio.channels.FileChannel.open(partial)) {
-                channel.force(false);
+            for (Future<?> part : parts) {
+                part.get();
             }
-            Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            files.add(file);
-            log.printf(Locale.ROOT, "  %s %,d bytes%n", file.getFileName(), Files.size(file));
-            log.flush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing the dataset under " + o.dir(), e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("writing the dataset under " + o.dir() + " failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
         }
         return files;
     }
 
-    private static Group row(SimpleGroupFactory groups, SplittableRandom r, long orderKey, int line) {
-        int ship = 8036 + r.nextInt(2526); // 1992-01-02 .. 1998-12-01 in days since 1970
-        double quantity = 1 + r.nextInt(50);
-        double price = quantity * (900 + r.nextInt(100_000) / 100.0);
-        StringBuilder comment = new StringBuilder();
-        int words = 2 + r.nextInt(5);
-        for (int w = 0; w < words; w++) {
-            if (w > 0) {
-                comment.append(' ');
+    /** Writes file number {@code index}: whole orders until the writer holds {@code target} bytes. */
+    private static void writeFile(Path file, int index, long target, CompressionCodecName codec) throws IOException {
+        // Written under another name and renamed when complete: a run cut short leaves no file to reuse.
+        Path partial = file.resolveSibling(file.getFileName() + ".partial");
+        SplittableRandom random = new SplittableRandom(28L * 1000 + index);
+        LineItem item = new LineItem();
+        long orderKey = ((long) index << 32) + 1;
+        try (ParquetWriter<LineItem> writer = new LineItemWriter(new org.apache.hadoop.fs.Path(partial.toUri()))
+                .withConf(conf(RAW)).withCompressionCodec(codec)
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE).build()) {
+            long rows = 0;
+            while (rows % 4096 != 0 || writer.getDataSize() < target) {
+                int lines = 1 + random.nextInt(7);
+                for (int line = 1; line <= lines; line++) {
+                    item.next(random, orderKey, line);
+                    writer.write(item);
+                    rows++;
+                }
+                orderKey++;
             }
-            comment.append(WORDS[r.nextInt(WORDS.length)]);
+        } catch (IOException e) {
+            throw new IOException("writing " + partial + ": " + e.getMessage(), e);
         }
-        return groups.newGroup()
-                .append("l_orderkey", orderKey)
-                .append("l_partkey", 1 + r.nextLong(200_000))
-                .append("l_suppkey", 1 + r.nextLong(10_000))
-                .append("l_linenumber", line)
-                .append("l_quantity", quantity)
-                .append("l_extendedprice", price)
-                .append("l_discount", r.nextInt(11) / 100.0)
-                .append("l_tax", r.nextInt(9) / 100.0)
-                .append("l_returnflag", "RAN".substring(r.nextInt(3)).substring(0, 1))
-                .append("l_linestatus", r.nextBoolean() ? "O" : "F")
-                .append("l_shipdate", ship)
-                .append("l_commitdate", ship - 30 + r.nextInt(60))
-                .append("l_receiptdate", ship + 1 + r.nextInt(30))
-                .append("l_shipinstruct", INSTRUCT[r.nextInt(INSTRUCT.length)])
-                .append("l_shipmode", MODE[r.nextInt(MODE.length)])
-                .append("l_comment", comment.toString());
+        // Written through the page cache: synced now, so that a cold round's drop drops every page.
+        try (var channel = java.nio.channels.FileChannel.open(partial)) {
+            channel.force(false);
+        }
+        Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * One line of an order, refilled in place for every row: the values of the sixteen columns, drawn from the
+     * random source in a fixed order. The strings are bytes taken from constant tables (the comment's words joined
+     * with spaces), not Java strings encoded again for every row.
+     */
+    static final class LineItem {
+        private static final Binary[] INSTRUCT_BYTES = binaries(INSTRUCT);
+        private static final Binary[] MODE_BYTES = binaries(MODE);
+        private static final Binary[] FLAG_BYTES = binaries("R", "A", "N");
+        private static final Binary OPEN = Binary.fromConstantByteArray("O".getBytes(StandardCharsets.US_ASCII));
+        private static final Binary FILLED = Binary.fromConstantByteArray("F".getBytes(StandardCharsets.US_ASCII));
+        private static final byte[][] WORD_BYTES = Arrays.stream(WORDS)
+                .map(w -> w.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
+
+        long orderKey;
+        long partKey;
+        long suppKey;
+        int lineNumber;
+        double quantity;
+        double extendedPrice;
+        double discount;
+        double tax;
+        Binary returnFlag;
+        Binary lineStatus;
+        int shipDate;
+        int commitDate;
+        int receiptDate;
+        Binary shipInstruct;
+        Binary shipMode;
+        Binary comment;
+        private final int[] words = new int[6];
+
+        void next(SplittableRandom r, long order, int line) {
+            shipDate = 8036 + r.nextInt(2526); // 1992-01-02 .. 1998-12-01 in days since 1970
+            quantity = 1 + r.nextInt(50);
+            extendedPrice = quantity * (900 + r.nextInt(100_000) / 100.0);
+            int count = 2 + r.nextInt(5);
+            int length = count - 1;
+            for (int w = 0; w < count; w++) {
+                words[w] = r.nextInt(WORDS.length);
+                length += WORD_BYTES[words[w]].length;
+            }
+            // A new array per row: the dictionary and the statistics keep the values they are given.
+            byte[] text = new byte[length];
+            for (int w = 0, at = 0; w < count; w++) {
+                if (w > 0) {
+                    text[at++] = ' ';
+                }
+                byte[] word = WORD_BYTES[words[w]];
+                System.arraycopy(word, 0, text, at, word.length);
+                at += word.length;
+            }
+            comment = Binary.fromConstantByteArray(text);
+            orderKey = order;
+            partKey = 1 + r.nextLong(200_000);
+            suppKey = 1 + r.nextLong(10_000);
+            lineNumber = line;
+            discount = r.nextInt(11) / 100.0;
+            tax = r.nextInt(9) / 100.0;
+            returnFlag = FLAG_BYTES[r.nextInt(3)];
+            lineStatus = r.nextBoolean() ? OPEN : FILLED;
+            commitDate = shipDate - 30 + r.nextInt(60);
+            receiptDate = shipDate + 1 + r.nextInt(30);
+            shipInstruct = INSTRUCT_BYTES[r.nextInt(INSTRUCT.length)];
+            shipMode = MODE_BYTES[r.nextInt(MODE.length)];
+        }
+
+        private static Binary[] binaries(String... values) {
+            return Arrays.stream(values).map(v -> Binary.fromConstantByteArray(v.getBytes(StandardCharsets.US_ASCII)))
+                    .toArray(Binary[]::new);
+        }
+    }
+
+    /** Hands a {@link LineItem}'s values to Parquet's record consumer field by field, in {@link #SCHEMA}'s order. */
+    private static final class LineItemSupport extends WriteSupport<LineItem> {
+        private RecordConsumer out;
+
+        @Override
+        public WriteContext init(Configuration configuration) {
+            return new WriteContext(SCHEMA, Map.of());
+        }
+
+        @Override
+        public String getName() {
+            return "sluice-lineitem";
+        }
+
+        @Override
+        public void prepareForWrite(RecordConsumer recordConsumer) {
+            out = recordConsumer;
+        }
+
+        @Override
+        public void write(LineItem l) {
+            out.startMessage();
+            field(0, "l_orderkey").addLong(l.orderKey);
+            end(0, "l_orderkey");
+            field(1, "l_partkey").addLong(l.partKey);
+            end(1, "l_partkey");
+            field(2, "l_suppkey").addLong(l.suppKey);
+            end(2, "l_suppkey");
+            field(3, "l_linenumber").addInteger(l.lineNumber);
+            end(3, "l_linenumber");
+            field(4, "l_quantity").addDouble(l.quantity);
+            end(4, "l_quantity");
+            field(5, "l_extendedprice").addDouble(l.extendedPrice);
+            end(5, "l_extendedprice");
+            field(6, "l_discount").addDouble(l.discount);
+            end(6, "l_discount");
+            field(7, "l_tax").addDouble(l.tax);
+            end(7, "l_tax");
+            field(8, "l_returnflag").addBinary(l.returnFlag);
+            end(8, "l_returnflag");
+            field(9, "l_linestatus").addBinary(l.lineStatus);
+            end(9, "l_linestatus");
+            field(10, "l_shipdate").addInteger(l.shipDate);
+            end(10, "l_shipdate");
+            field(11, "l_commitdate").addInteger(l.commitDate);
+            end(11, "l_commitdate");
+            field(12, "l_receiptdate").addInteger(l.receiptDate);
+            end(12, "l_receiptdate");
+            field(13, "l_shipinstruct").addBinary(l.shipInstruct);
+            end(13, "l_shipinstruct");
+            field(14, "l_shipmode").addBinary(l.shipMode);
+            end(14, "l_shipmode");
+            field(15, "l_comment").addBinary(l.comment);
+            end(15, "l_comment");
+            out.endMessage();
+        }
+
+        private RecordConsumer field(int index, String name) {
+            out.startField(name, index);
+            return out;
+        }
+
+        private void end(int index, String name) {
+            out.endField(name, index);
+        }
+    }
+
+    /** parquet-hadoop's writer builder for {@link LineItem}s: its defaults (row groups, pages, dictionaries) kept. */
+    private static final class LineItemWriter extends ParquetWriter.Builder<LineItem, LineItemWriter> {
+        LineItemWriter(org.apache.hadoop.fs.Path path) {
+            super(path);
+        }
+
+        @Override
+        protected LineItemWriter self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<LineItem> getWriteSupport(Configuration conf) {
+            return new LineItemSupport();
+        }
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.sluice.hadoop.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -38,6 +40,29 @@ class ParquetBenchTest {
                 json.toString());
         assertTrue(json.toString().contains("\"cache\": \"cold\""), json.toString());
         assertEquals(2L << 30, ParquetBench.bytes("2g"));
+    }
+
+    @Test
+    void aFileWrittenAloneEqualsTheSameFileWrittenWithTheOthers() throws Exception {
+        ParquetBench.Options o = new ParquetBench.Options(dir, 3L << 19, 3, 1, List.of(1),
+                List.of(ParquetBench.WARM), List.of(ParquetBench.ALL), CompressionCodecName.SNAPPY, true, false);
+        List<Path> files = ParquetBench.write(o, new PrintWriter(new StringWriter()));
+        assertEquals(3, files.size());
+        byte[] second = Files.readAllBytes(files.get(1));
+        Files.delete(files.get(1));
+        // The others are kept, so only the second file is written, on its own.
+        assertEquals(files, ParquetBench.write(o, new PrintWriter(new StringWriter())));
+        assertArrayEquals(second, Files.readAllBytes(files.get(1)));
+        try (var left = Files.list(dir)) {
+            assertEquals(3, left.count(), "no partial file left behind");
+        }
+    }
+
+    @Test
+    void parquetsDebugLoggingIsOff() {
+        // parquet-java wraps its record consumer in a logging one for every record when debug logging is on.
+        assertFalse(org.slf4j.LoggerFactory.getLogger(org.apache.parquet.io.MessageColumnIO.class).isDebugEnabled());
+        assertFalse(org.slf4j.LoggerFactory.getLogger(org.apache.hadoop.fs.RawLocalFileSystem.class).isDebugEnabled());
     }
 
     @Test
