@@ -55,7 +55,9 @@ import org.apache.parquet.schema.MessageTypeParser;
  * produced too, as a reader that goes on to decode values would, and the decompression is measured with the reading.
  *
  * <p>Each cell (workload, cache, threads) runs every contender once per round, the order rotated each round; a cold
- * round first drops every file's pages ({@code posix_fadvise(DONTNEED)}), a warm one follows a scan that loaded them.
+ * round first drops every file's pages ({@code posix_fadvise(DONTNEED)}, then {@code mincore} checks that none is left),
+ * a warm one follows a scan that loaded them. Each scan's bytes read (by system calls, and from the device) are
+ * taken from {@code /proc/self/io}, so both contenders can be seen to read the same.
  * Threads take whole files from a shared counter. The rows go out in the common JSON of the other sections.
  */
 public final class ParquetBench {
@@ -107,9 +109,14 @@ public final class ParquetBench {
 
     /**
      * One scan's figures: {@code pageBytes} the pages' uncompressed sizes as their headers give them,
-     * {@code decompressed} the bytes decompression actually produced (0 unless asked to decompress).
+     * {@code decompressed} the bytes decompression actually produced (0 unless asked to decompress);
+     * {@code readBytes} and {@code deviceBytes} what the JVM read meanwhile ({@link #procIo()}: bytes that read
+     * system calls returned, bytes the block device was asked for), -1 where unknown.
      */
-    record Sample(long rows, long pageBytes, long decompressed, long nanos) {
+    record Sample(long rows, long pageBytes, long decompressed, long nanos, long readBytes, long deviceBytes) {
+        Sample(long rows, long pageBytes, long decompressed, long nanos) {
+            this(rows, pageBytes, decompressed, nanos, -1, -1);
+        }
     }
 
     /** The samples of one contender in one cell. */
@@ -127,6 +134,13 @@ public final class ParquetBench {
         double mbPerSec() {
             double[] v = samples.stream().mapToDouble(s -> s.pageBytes() / (s.nanos() / 1e9) / 1e6).sorted()
                     .toArray();
+            int n = v.length;
+            return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }
+
+        /** The median over rounds of a figure of the samples. */
+        long medianOf(java.util.function.ToLongFunction<Sample> figure) {
+            long[] v = samples.stream().mapToLong(figure).sorted().toArray();
             int n = v.length;
             return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
         }
@@ -474,6 +488,7 @@ public final class ParquetBench {
             boolean decompress, ExecutorService pool) throws IOException {
         Configuration conf = conf(contender);
         AtomicInteger next = new AtomicInteger();
+        long[] io0 = procIo();
         long t0 = System.nanoTime();
         List<Future<long[]>> parts = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -506,7 +521,66 @@ public final class ParquetBench {
                 throw new IOException(contender + " scan failed: " + e.getCause(), e.getCause());
             }
         }
-        return new Sample(rows, bytes, produced, System.nanoTime() - t0);
+        long nanos = System.nanoTime() - t0;
+        long[] io1 = procIo();
+        return new Sample(rows, bytes, produced, nanos, io0[0] < 0 || io1[0] < 0 ? -1 : io1[0] - io0[0],
+                io0[1] < 0 || io1[1] < 0 ? -1 : io1[1] - io0[1]);
+    }
+
+    /**
+     * This JVM's I/O so far from {@code /proc/self/io}: {@code rchar}, the bytes read system calls returned
+     * ({@code read}, {@code pread}, {@code readv}, whether from the cache or the device; io_uring's reads and page
+     * faults of mappings are not counted), and {@code read_bytes}, the bytes the block layer was asked to fetch for
+     * it (read-ahead and {@code WILLNEED} included, O_DIRECT too). {@code {-1, -1}} where the file cannot be read.
+     */
+    static long[] procIo() {
+        long rchar = -1;
+        long device = -1;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+                if (line.startsWith("rchar:")) {
+                    rchar = Long.parseLong(line.substring(6).trim());
+                } else if (line.startsWith("read_bytes:")) {
+                    device = Long.parseLong(line.substring(11).trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new long[] {-1, -1};
+        }
+        return new long[] {rchar, device};
+    }
+
+    /**
+     * Drops every file's pages and checks with {@code mincore} that none stayed: a cold round that found part of a
+     * file cached would measure the cache. One more drop is tried before giving up.
+     *
+     * @throws IOException naming the file when pages stay resident after two drops
+     */
+    static void dropAll(List<Path> files) throws IOException {
+        for (Path file : files) {
+            CacheAdvice.drop(file);
+            if (PageCache.isSupported() && PageCache.residentBytes(file) > 0) {
+                CacheAdvice.drop(file);
+                long left = PageCache.residentBytes(file);
+                if (left > 0) {
+                    throw new IOException(file + ": " + left + " bytes still in the page cache after "
+                            + "posix_fadvise(DONTNEED) (mapped or locked by another process?): a cold round would "
+                            + "read them from memory");
+                }
+            }
+        }
+    }
+
+    /** The bytes of the files in the page cache, or -1 where that cannot be asked. */
+    static long residentBytes(List<Path> files) throws IOException {
+        if (!PageCache.isSupported()) {
+            return -1;
+        }
+        long sum = 0;
+        for (Path file : files) {
+            sum += PageCache.residentBytes(file);
+        }
+        return sum;
     }
 
     /** Writes the dataset, measures every cell, deletes the dataset unless asked to keep it. */
@@ -540,14 +614,18 @@ public final class ParquetBench {
                         log.flush();
                         if (cache.equals(WARM)) {
                             scanAll(RAW, files, SCHEMA, maxThreads, false, pool); // loads every page
+                            long total = 0;
+                            for (Path file : files) {
+                                total += Files.size(file);
+                            }
+                            log.printf(Locale.ROOT, "  %,d of the files' %,d bytes in the page cache%n",
+                                    residentBytes(files), total);
                         }
                         for (int round = 0; round < o.rounds(); round++) {
                             for (int k = 0; k < contenders.size(); k++) {
                                 String contender = contenders.get((k + round) % contenders.size());
                                 if (cache.equals(COLD)) {
-                                    for (Path file : files) {
-                                        CacheAdvice.drop(file);
-                                    }
+                                    dropAll(files);
                                 }
                                 samples.get(contender).add(scanAll(contender, files, projection, threads, o.decompress(), pool));
                             }
@@ -590,26 +668,33 @@ public final class ParquetBench {
 
     /** One table, a line per contender and cell: rows per ms, decoded MB/s, spread and the ratio to {@code raw}. */
     static void table(List<Result> results, PrintWriter out) {
-        out.printf(Locale.ROOT, "%-15s %-6s %7s %-14s %12s %10s %8s %8s%n", "workload", "cache", "threads",
-                "contender", "rows/ms", "MB/s", "spread", "x raw");
+        out.printf(Locale.ROOT, "%-15s %-6s %7s %-14s %12s %10s %8s %8s %9s %9s %9s%n", "workload", "cache",
+                "threads", "contender", "rows/ms", "MB/s", "spread", "x raw", "ms/round", "read MB", "device MB");
         for (Result r : results) {
             Result b = baseline(results, r);
-            out.printf(Locale.ROOT, "%-15s %-6s %7d %-14s %12.0f %10.0f %7.1f%% %8.2f%n", r.workload(), r.cache(),
-                    r.threads(), r.contender(), r.median(), r.mbPerSec(), r.spread() * 100,
-                    b == null ? Double.NaN : r.median() / b.median());
+            out.printf(Locale.ROOT, "%-15s %-6s %7d %-14s %12.0f %10.0f %7.1f%% %8.2f %9.0f %9.1f %9.1f%n",
+                    r.workload(), r.cache(), r.threads(), r.contender(), r.median(), r.mbPerSec(), r.spread() * 100,
+                    b == null ? Double.NaN : r.median() / b.median(), r.medianOf(Sample::nanos) / 1e6,
+                    r.medianOf(Sample::readBytes) / 1e6, r.medianOf(Sample::deviceBytes) / 1e6);
         }
         out.println();
         out.println("rows/ms: median over rounds of the rows scanned per ms of wall time (every file, every row group).");
         out.println("MB/s: the page bytes of the columns read (uncompressed sizes; produced only with --decompress), per second.");
         out.println("spread: (max - min) / median.");
         out.println("x raw: the median over Hadoop's RawLocalFileSystem's in the same cell, measured side by side.");
+        out.println("ms/round: median wall time of a round's scan of every file.");
+        out.println("read MB: median per round of the bytes read system calls returned to the JVM (rchar; io_uring's");
+        out.println("  reads, so sluice-direct's, and mapped reads are not in it); device MB: of the bytes the block");
+        out.println("  device was asked for (read_bytes: read-ahead, WILLNEED and O_DIRECT included). /proc/self/io.");
         out.flush();
     }
 
     /**
      * The rows in the schema of the other sections: {@code engine} the contender, {@code workload}
      * {@code parquet-all} or {@code parquet-subset}, {@code opsPerMs} rows per ms, {@code mbPerSec} decoded page
-     * bytes per second, {@code cache} warm or cold, {@code baseline} raw and {@code ratioToBaseline} the ratio to it.
+     * bytes per second, {@code cache} warm or cold, {@code baseline} raw and {@code ratioToBaseline} the ratio to it;
+     * per round (medians) {@code scanMs} the wall time, {@code readBytes} and {@code deviceBytes} the JVM's reads
+     * ({@link #procIo()}, -1 where unknown).
      */
     static void json(List<Result> results, PrintWriter out) {
         List<String> lines = new ArrayList<>();
@@ -620,11 +705,13 @@ public final class ParquetBench {
                             + "\"threads\": %d, \"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, "
                             + "\"rounds\": %d, \"opsPerMsMin\": %.3f, \"opsPerMsMax\": %.3f, \"ratioToClassic\": null, "
                             + "\"fioReference\": null, \"ratioToFio\": null, \"direct\": %s, \"depth\": 1, "
-                            + "\"baseline\": \"%s\", \"ratioToBaseline\": %s, \"cache\": \"%s\"}",
+                            + "\"baseline\": \"%s\", \"ratioToBaseline\": %s, \"cache\": \"%s\", "
+                            + "\"scanMs\": %.1f, \"readBytes\": %d, \"deviceBytes\": %d}",
                     r.contender(), r.workload(), r.threads(), r.median(), r.mbPerSec(), r.spread(),
                     r.samples().size(), Arrays.stream(v).min().orElse(0), Arrays.stream(v).max().orElse(0),
                     r.contender().equals(SLUICE_DIRECT), RAW,
-                    b == null ? "null" : String.format(Locale.ROOT, "%.4f", r.median() / b.median()), r.cache()));
+                    b == null ? "null" : String.format(Locale.ROOT, "%.4f", r.median() / b.median()), r.cache(),
+                    r.medianOf(Sample::nanos) / 1e6, r.medianOf(Sample::readBytes), r.medianOf(Sample::deviceBytes)));
         }
         out.println("[");
         out.println(String.join(",\n", lines));

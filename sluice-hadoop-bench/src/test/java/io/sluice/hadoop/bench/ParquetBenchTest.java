@@ -30,6 +30,11 @@ class ParquetBenchTest {
         assertEquals((2 + 3) * 2 * 2, results.size(), log.toString());
         for (ParquetBench.Result r : results) {
             assertTrue(r.samples().get(0).rows() > 0, r.toString());
+            if (r.cache().equals(ParquetBench.COLD) && r.contender().equals(ParquetBench.RAW)) {
+                // Dropped before the scan, so the device was asked for the bytes, and read() returned them.
+                assertTrue(r.samples().get(0).deviceBytes() > 0, r.toString());
+                assertTrue(r.samples().get(0).readBytes() > 0, r.toString());
+            }
         }
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count(), "the dataset is deleted after the run");
@@ -56,6 +61,26 @@ class ParquetBenchTest {
         try (var left = Files.list(dir)) {
             assertEquals(3, left.count(), "no partial file left behind");
         }
+    }
+
+    @Test
+    void pageCacheCountsResidentBytesAndTheDropLeavesNone() throws Exception {
+        Path file = dir.resolve("f");
+        byte[] data = new byte[(3 << 20) + 100];
+        new java.util.Random(28).nextBytes(data);
+        Files.write(file, data);
+        assertTrue(PageCache.isSupported());
+        ParquetBench.dropAll(List.of(file));
+        assertEquals(0, PageCache.residentBytes(file));
+        long[] before = ParquetBench.procIo();
+        assertArrayEquals(data, Files.readAllBytes(file));
+        long[] after = ParquetBench.procIo();
+        // Every page, the last one as far as the file goes.
+        assertEquals(data.length, PageCache.residentBytes(file));
+        assertTrue(after[0] - before[0] >= data.length, "rchar counts the read");
+        assertTrue(after[1] - before[1] >= data.length, "read_bytes counts the device's");
+        ParquetBench.dropAll(List.of(file));
+        assertEquals(0, PageCache.residentBytes(file));
     }
 
     @Test
