@@ -1,6 +1,8 @@
 package io.sluice.hadoop.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -28,6 +30,11 @@ class ParquetBenchTest {
         assertEquals((2 + 3) * 2 * 2, results.size(), log.toString());
         for (ParquetBench.Result r : results) {
             assertTrue(r.samples().get(0).rows() > 0, r.toString());
+            if (r.cache().equals(ParquetBench.COLD) && r.contender().equals(ParquetBench.RAW)) {
+                // Dropped before the scan, so the device was asked for the bytes, and read() returned them.
+                assertTrue(r.samples().get(0).deviceBytes() > 0, r.toString());
+                assertTrue(r.samples().get(0).readBytes() > 0, r.toString());
+            }
         }
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count(), "the dataset is deleted after the run");
@@ -38,6 +45,49 @@ class ParquetBenchTest {
                 json.toString());
         assertTrue(json.toString().contains("\"cache\": \"cold\""), json.toString());
         assertEquals(2L << 30, ParquetBench.bytes("2g"));
+    }
+
+    @Test
+    void aFileWrittenAloneEqualsTheSameFileWrittenWithTheOthers() throws Exception {
+        ParquetBench.Options o = new ParquetBench.Options(dir, 3L << 19, 3, 1, List.of(1),
+                List.of(ParquetBench.WARM), List.of(ParquetBench.ALL), CompressionCodecName.SNAPPY, true, false);
+        List<Path> files = ParquetBench.write(o, new PrintWriter(new StringWriter()));
+        assertEquals(3, files.size());
+        byte[] second = Files.readAllBytes(files.get(1));
+        Files.delete(files.get(1));
+        // The others are kept, so only the second file is written, on its own.
+        assertEquals(files, ParquetBench.write(o, new PrintWriter(new StringWriter())));
+        assertArrayEquals(second, Files.readAllBytes(files.get(1)));
+        try (var left = Files.list(dir)) {
+            assertEquals(3, left.count(), "no partial file left behind");
+        }
+    }
+
+    @Test
+    void pageCacheCountsResidentBytesAndTheDropLeavesNone() throws Exception {
+        Path file = dir.resolve("f");
+        byte[] data = new byte[(3 << 20) + 100];
+        new java.util.Random(28).nextBytes(data);
+        Files.write(file, data);
+        assertTrue(PageCache.isSupported());
+        ParquetBench.dropAll(List.of(file));
+        assertEquals(0, PageCache.residentBytes(file));
+        long[] before = ParquetBench.procIo();
+        assertArrayEquals(data, Files.readAllBytes(file));
+        long[] after = ParquetBench.procIo();
+        // Every page, the last one as far as the file goes.
+        assertEquals(data.length, PageCache.residentBytes(file));
+        assertTrue(after[0] - before[0] >= data.length, "rchar counts the read");
+        assertTrue(after[1] - before[1] >= data.length, "read_bytes counts the device's");
+        ParquetBench.dropAll(List.of(file));
+        assertEquals(0, PageCache.residentBytes(file));
+    }
+
+    @Test
+    void parquetsDebugLoggingIsOff() {
+        // parquet-java wraps its record consumer in a logging one for every record when debug logging is on.
+        assertFalse(org.slf4j.LoggerFactory.getLogger(org.apache.parquet.io.MessageColumnIO.class).isDebugEnabled());
+        assertFalse(org.slf4j.LoggerFactory.getLogger(org.apache.hadoop.fs.RawLocalFileSystem.class).isDebugEnabled());
     }
 
     @Test
