@@ -24,10 +24,7 @@ import static io.sluice.zip.ZipLayout.ZIP64_MAGIC16;
 import static io.sluice.zip.ZipLayout.ZIP64_MAGIC32;
 import static io.sluice.zip.ZipLayout.u16;
 import static io.sluice.zip.ZipLayout.u32;
-import static io.sluice.zip.ZipLayout.u64;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
@@ -147,7 +144,7 @@ final class CentralDirectory {
      * @param legacyCharset the charset of names without the UTF-8 flag, or null for code page 437
      * @throws ZipException naming the archive, the entry and the offset of the first problem found
      */
-    static CentralDirectory parse(MemorySegment file, String archive, Charset legacyCharset) throws ZipException {
+    static CentralDirectory parse(ArchiveBytes file, String archive, Charset legacyCharset) throws ZipException {
         EndRecord end = EndRecord.find(file, archive);
         Builder b = new Builder(archive, end);
         long pos = end.cenStart();
@@ -347,6 +344,8 @@ final class CentralDirectory {
         BitSet unicodePaths;
         final BitSet directories = new BitSet();
         long[] dataLimits;
+        /** The fixed part of the header being read. */
+        private final byte[] header = new byte[CENHDR];
 
         Builder(String archive, EndRecord end) {
             this.archive = archive;
@@ -385,21 +384,27 @@ final class CentralDirectory {
             nameStarts = Arrays.copyOf(nameStarts, n + 1);
         }
 
+        /** The header being read, for messages; made only for one, since it would cost a String per entry. */
+        private String where() {
+            return "central directory header #" + count;
+        }
+
         /** Reads the header at {@code pos}; returns the position of the next one. */
-        long add(MemorySegment f, long pos, long limit) throws ZipException {
-            String where = "central directory header #" + count;
+        long add(ArchiveBytes f, long pos, long limit) throws ZipException {
             if (limit - pos < CENHDR) {
-                throw ZipErrors.archive(archive, pos, where + " is cut short by the end of the central directory");
+                throw ZipErrors.archive(archive, pos, where() + " is cut short by the end of the central directory");
             }
-            if (f.get(ZipLayout.U32, pos) != CENSIG) {
-                throw ZipErrors.archive(archive, pos, where + " has no central directory signature");
+            // One copy of the fixed part, read from the array: field by field out of the mapping costs more.
+            f.copy(pos, header, 0, CENHDR);
+            if ((int) u32(header, 0) != CENSIG) {
+                throw ZipErrors.archive(archive, pos, where() + " has no central directory signature");
             }
-            int nameLen = u16(f, pos + CENNAM);
-            int extraLen = u16(f, pos + CENEXT);
-            int commentLen = u16(f, pos + CENCOM);
+            int nameLen = u16(header, CENNAM);
+            int extraLen = u16(header, CENEXT);
+            int commentLen = u16(header, CENCOM);
             long next = pos + CENHDR + nameLen + extraLen + commentLen;
             if (next > limit) {
-                throw ZipErrors.archive(archive, pos, where + " (" + (next - pos)
+                throw ZipErrors.archive(archive, pos, where() + " (" + (next - pos)
                         + " bytes with its name, extra field and comment) runs past the end of the central directory");
             }
             if (count == MAX_ENTRIES) {
@@ -409,8 +414,8 @@ final class CentralDirectory {
                 grow();
             }
             roomForName(nameLen, pos);
-            MemorySegment.copy(f, ValueLayout.JAVA_BYTE, pos + CENHDR, names, nameBytes, nameLen);
-            int flags = u16(f, pos + CENFLG);
+            f.copy(pos + CENHDR, names, nameBytes, nameLen);
+            int flags = u16(header, CENFLG);
             boolean rawDirectory = nameLen > 0 && names[nameBytes + nameLen - 1] == '/';
             // The name kept in the table: the header's, or the UTF-8 one of a Unicode Path field that matches it.
             int tableLen = nameLen;
@@ -431,7 +436,7 @@ final class CentralDirectory {
                 } else if (!isUtf8(names, nameBytes, nameLen)) {
                     // Refused, as by the JDK: a name that decodes with replacement characters could not be looked
                     // up, and two different names could decode alike.
-                    throw ZipErrors.archive(archive, pos, where + " has a name flagged as UTF-8 that is not UTF-8");
+                    throw ZipErrors.archive(archive, pos, where() + " has a name flagged as UTF-8 that is not UTF-8");
                 }
             }
             int i = count;
@@ -440,10 +445,10 @@ final class CentralDirectory {
             nameStarts[i + 1] = nameBytes;
             count++;
 
-            long csize = u32(f, pos + CENSIZ);
-            long size = u32(f, pos + CENLEN);
-            long offset = u32(f, pos + CENOFF);
-            int disk = u16(f, pos + CENDSK);
+            long csize = u32(header, CENSIZ);
+            long size = u32(header, CENLEN);
+            long offset = u32(header, CENOFF);
+            int disk = u16(header, CENDSK);
             if (csize == ZIP64_MAGIC32 || size == ZIP64_MAGIC32 || offset == ZIP64_MAGIC32 || disk == ZIP64_MAGIC16) {
                 long[] values = {size, csize, offset, disk};
                 zip64Extra(f, pos + CENHDR + nameLen, extraLen, values, pos, i);
@@ -468,11 +473,11 @@ final class CentralDirectory {
             localOffsets[i] = local;
             compressedSizes[i] = csize;
             sizes[i] = size;
-            crcs[i] = f.get(ZipLayout.U32, pos + CENCRC);
-            flagsAndMethods[i] = flags << 16 | u16(f, pos + CENHOW);
-            dosTimes[i] = f.get(ZipLayout.U32, pos + CENTIM);
-            externalAttributes[i] = f.get(ZipLayout.U32, pos + CENATX);
-            madeBy[i] = f.get(ValueLayout.JAVA_BYTE, pos + CENVEM + 1);
+            crcs[i] = (int) u32(header, CENCRC);
+            flagsAndMethods[i] = flags << 16 | u16(header, CENHOW);
+            dosTimes[i] = (int) u32(header, CENTIM);
+            externalAttributes[i] = (int) u32(header, CENATX);
+            madeBy[i] = header[CENVEM + 1];
             headerPositions[i] = pos;
             if (rawDirectory || size == 0 && directoryAttributes(externalAttributes[i], madeBy[i])) {
                 directories.set(i);
@@ -527,26 +532,26 @@ final class CentralDirectory {
          * is not UTF-8, or a CRC-32 that does not match the header's raw name {@code raw[from, from + len)} (a tool
          * that renamed the entry without knowing the field left the old name in it).
          */
-        private static byte[] unicodePath(MemorySegment f, long extra, int extraLen, byte[] raw, int from, int len) {
+        private static byte[] unicodePath(ArchiveBytes f, long extra, int extraLen, byte[] raw, int from, int len) {
             long p = extra;
             long end = extra + extraLen;
             while (end - p >= 4) {
-                int id = u16(f, p);
-                int size = u16(f, p + 2);
+                int id = f.u16(p);
+                int size = f.u16(p + 2);
                 if (p + 4 + size > end) {
                     return null;
                 }
                 if (id == UNICODE_PATH_EXTRA) {
-                    if (size < 6 || f.get(ValueLayout.JAVA_BYTE, p + 4) != 1) {
+                    if (size < 6 || f.byteAt(p + 4) != 1) {
                         return null;
                     }
                     CRC32 crc = new CRC32();
                     crc.update(raw, from, len);
-                    if ((int) crc.getValue() != f.get(ZipLayout.U32, p + 5)) {
+                    if ((int) crc.getValue() != f.int32(p + 5)) {
                         return null;
                     }
                     byte[] name = new byte[size - 5];
-                    MemorySegment.copy(f, ValueLayout.JAVA_BYTE, p + 9, name, 0, name.length);
+                    f.copy(p + 9, name, 0, name.length);
                     return isUtf8(name, 0, name.length) ? name : null;
                 }
                 p += 4 + size;
@@ -558,13 +563,13 @@ final class CentralDirectory {
          * Replaces the fields that are 0xFFFFFFFF (0xFFFF for the disk) with the Zip64 extra field's values, which
          * appear in the order size, compressed size, offset, disk and only for the fields that need them (4.5.3).
          */
-        private void zip64Extra(MemorySegment f, long extra, int extraLen, long[] values, long header, int i)
+        private void zip64Extra(ArchiveBytes f, long extra, int extraLen, long[] values, long header, int i)
                 throws ZipException {
             long p = extra;
             long end = extra + extraLen;
             while (end - p >= 4) {
-                int id = u16(f, p);
-                int len = u16(f, p + 2);
+                int id = f.u16(p);
+                int len = f.u16(p + 2);
                 if (p + 4 + len > end) {
                     throw ZipErrors.entry(archive, name(i), p, "extra field 0x" + Integer.toHexString(id) + " of "
                             + len + " bytes runs past the end of the extra data");
@@ -583,7 +588,7 @@ final class CentralDirectory {
                                     + " bytes lacks the " + new String[] {"size", "compressed size", "offset",
                                         "disk number"}[k] + " its central directory header defers to it");
                         }
-                        values[k] = width == 8 ? u64(f, q) : u32(f, q);
+                        values[k] = width == 8 ? f.u64(q) : f.u32(q);
                         q += width;
                     }
                     return;
@@ -603,12 +608,12 @@ final class CentralDirectory {
          * reaches past the central directory is reported as the absurd size it is, not as an overlap. With a prefix
          * taken from the end record's offset, the first entry must start where the prefix puts it.
          */
-        void checkOverlaps(MemorySegment f) throws ZipException {
+        void checkOverlaps(ArchiveBytes f) throws ZipException {
             int[] order = byOffset();
             dataLimits = new long[count];
             for (int k = 0; k < count; k++) {
                 int i = order[k];
-                if (k == 0 && end.base() > 0 && f.get(ZipLayout.U32, localOffsets[i]) != LOCSIG) {
+                if (k == 0 && end.base() > 0 && f.int32(localOffsets[i]) != LOCSIG) {
                     // The end record's offset disagrees with where the directory is, which is how a prepended
                     // launcher shows; but then the first entry must be where that prefix puts it.
                     throw ZipErrors.entry(archive, name(i), localOffsets[i] - end.base(), "no local header at file"
@@ -618,7 +623,7 @@ final class CentralDirectory {
                             + ", yet it is at " + end.cenStart() + ")");
                 }
                 // The raw name's length, as in the local header: the table may hold a longer Unicode Path.
-                int nameLen = unicodePaths != null && unicodePaths.get(i) ? u16(f, headerPositions[i] + CENNAM)
+                int nameLen = unicodePaths != null && unicodePaths.get(i) ? f.u16(headerPositions[i] + CENNAM)
                         : nameStarts[i + 1] - nameStarts[i];
                 long floorEnd = localOffsets[i] + LOCHDR + nameLen;
                 long dataEnd = floorEnd + compressedSizes[i];

@@ -8,7 +8,6 @@ import static io.sluice.zip.ZipLayout.LOCHDR;
 import static io.sluice.zip.ZipLayout.LOCNAM;
 import static io.sluice.zip.ZipLayout.LOCSIG;
 import static io.sluice.zip.ZipLayout.STORED;
-import static io.sluice.zip.ZipLayout.u16;
 
 import io.sluice.internal.Faults;
 import io.sluice.internal.FileKinds;
@@ -131,6 +130,8 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     private final Path path;
     private final String name;
     private final MemorySegment file;
+    /** Reads of {@link #file}, by which the directory, local headers and entries' bytes are read. */
+    private final ArchiveBytes bytes;
     /** Null when the archive is a segment given by the caller (tests, fuzzing), which owns its memory. */
     private final Arena arena;
     private final CentralDirectory cen;
@@ -154,8 +155,9 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         this.name = name;
         this.file = file;
         this.arena = arena;
+        this.bytes = new ArchiveBytes(file);
         try {
-            this.cen = CentralDirectory.parse(file, name, legacyCharset);
+            this.cen = CentralDirectory.parse(bytes, name, legacyCharset);
             Faults.deliver();
         } catch (IndexOutOfBoundsException e) {
             // Every read is checked before it is made, so this is a bug; but a bug must still not escape as a
@@ -278,7 +280,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         ensureOpenUnchecked();
         int i = cen.find(name);
         if (i < 0 && !name.endsWith("/")) {
-            i = cen.find(name + "/");
+            i = cen.find(name.concat("/"));
         }
         return i < 0 ? null : new Entry(this, i, cen.name(i));
     }
@@ -603,7 +605,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
                     + "), which is not supported (only 0, stored, and 8, deflated)");
         }
         long start = dataStart(i);
-        return new EntryStream(this, i, file.asSlice(start, csize), start, size, cen.crcs[i], method == DEFLATED);
+        return new EntryStream(this, i, bytes, start, csize, size, cen.crcs[i], method == DEFLATED);
     }
 
     /**
@@ -669,10 +671,10 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         long local = cen.localOffsets[i];
         long base = cen.end.base();
         try {
-            if (file.get(ZipLayout.U32, local) != LOCSIG) {
+            if (bytes.int32(local) != LOCSIG) {
                 throw entryError(i, "has no local header signature at its offset");
             }
-            long start = local + LOCHDR + u16(file, local + LOCNAM) + u16(file, local + LOCEXT);
+            long start = local + LOCHDR + bytes.u16(local + LOCNAM) + bytes.u16(local + LOCEXT);
             Faults.deliver();
             long end = start + cen.compressedSizes[i];
             if (end > cen.dataLimit(i)) {
@@ -701,7 +703,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         ensureOpenUnchecked();
         try {
             byte[] b = new byte[length];
-            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, position, b, 0, length);
+            bytes.copy(position, b, 0, length);
             Faults.deliver();
             return b;
         } catch (IllegalStateException e) {

@@ -24,12 +24,7 @@ import static io.sluice.zip.ZipLayout.ZIP64_LOCOFF;
 import static io.sluice.zip.ZipLayout.ZIP64_LOCSIG;
 import static io.sluice.zip.ZipLayout.ZIP64_MAGIC16;
 import static io.sluice.zip.ZipLayout.ZIP64_MAGIC32;
-import static io.sluice.zip.ZipLayout.u16;
-import static io.sluice.zip.ZipLayout.u32;
-import static io.sluice.zip.ZipLayout.u64;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.zip.ZipException;
 
 /**
@@ -58,8 +53,8 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
      *
      * @throws ZipException naming the archive and the offset when no usable end record is found
      */
-    static EndRecord find(MemorySegment f, String archive) throws ZipException {
-        long size = f.byteSize();
+    static EndRecord find(ArchiveBytes f, String archive) throws ZipException {
+        long size = f.size();
         if (size < ENDHDR) {
             throw ZipErrors.archive(archive, 0, "not a zip archive: " + size + " bytes is shorter than an end record");
         }
@@ -67,7 +62,7 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
         ZipException first = null;
         for (long pos = size - ENDHDR; pos >= stop; pos--) {
             // The signature starts with 'P' (0x50): test one byte before reading four.
-            if (f.get(ValueLayout.JAVA_BYTE, pos) != 0x50 || f.get(ZipLayout.U32, pos) != ENDSIG) {
+            if (f.byteAt(pos) != 0x50 || f.int32(pos) != ENDSIG) {
                 continue;
             }
             try {
@@ -87,26 +82,26 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
                 + (size - stop) + " bytes");
     }
 
-    private static EndRecord at(MemorySegment f, String archive, long pos) throws ZipException {
-        long size = f.byteSize();
+    private static EndRecord at(ArchiveBytes f, String archive, long pos) throws ZipException {
+        long size = f.size();
         // A comment cut short (or padding after it) is tolerated, as by the JDK and Info-ZIP: it carries no data.
-        int commentLength = (int) Math.min(u16(f, pos + ENDCOM), size - pos - ENDHDR);
-        long disk = u16(f, pos + ENDDSK);
-        long cenDisk = u16(f, pos + ENDDCD);
-        long entriesHere = u16(f, pos + ENDSUB);
-        long entries = u16(f, pos + ENDTOT);
-        long cenSize = u32(f, pos + ENDSIZ);
-        long cenOffset = u32(f, pos + ENDOFF);
+        int commentLength = (int) Math.min(f.u16(pos + ENDCOM), size - pos - ENDHDR);
+        long disk = f.u16(pos + ENDDSK);
+        long cenDisk = f.u16(pos + ENDDCD);
+        long entriesHere = f.u16(pos + ENDSUB);
+        long entries = f.u16(pos + ENDTOT);
+        long cenSize = f.u32(pos + ENDSIZ);
+        long cenOffset = f.u32(pos + ENDOFF);
         long cenEnd = pos;
         boolean zip64 = false;
         long locator = pos - ZIP64_LOCHDR;
-        if (locator >= 0 && f.get(ZipLayout.U32, locator) == ZIP64_LOCSIG) {
+        if (locator >= 0 && f.int32(locator) == ZIP64_LOCSIG) {
             long record = zip64Record(f, locator);
             boolean needed = disk == ZIP64_MAGIC16 || cenDisk == ZIP64_MAGIC16 || entriesHere == ZIP64_MAGIC16
                     || entries == ZIP64_MAGIC16 || cenSize == ZIP64_MAGIC32 || cenOffset == ZIP64_MAGIC32;
             if (record < 0 && needed) {
                 throw ZipErrors.archive(archive, locator, "Zip64 locator points to offset "
-                        + u64(f, locator + ZIP64_LOCOFF) + ", where there is no Zip64 end record");
+                        + f.u64(locator + ZIP64_LOCOFF) + ", where there is no Zip64 end record");
             }
             // With no record there and no field asking for one, the signature is a coincidence (the tail of the last
             // entry's name, say) and the end record stands alone.
@@ -114,22 +109,22 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
                 zip64 = true;
                 cenEnd = record;
                 if (disk == ZIP64_MAGIC16) {
-                    disk = u32(f, record + ZIP64_ENDDSK);
+                    disk = f.u32(record + ZIP64_ENDDSK);
                 }
                 if (cenDisk == ZIP64_MAGIC16) {
-                    cenDisk = u32(f, record + ZIP64_ENDDCD);
+                    cenDisk = f.u32(record + ZIP64_ENDDCD);
                 }
                 if (entriesHere == ZIP64_MAGIC16) {
-                    entriesHere = u64(f, record + ZIP64_ENDSUB);
+                    entriesHere = f.u64(record + ZIP64_ENDSUB);
                 }
                 if (entries == ZIP64_MAGIC16) {
-                    entries = u64(f, record + ZIP64_ENDTOT);
+                    entries = f.u64(record + ZIP64_ENDTOT);
                 }
                 if (cenSize == ZIP64_MAGIC32) {
-                    cenSize = u64(f, record + ZIP64_ENDSIZ);
+                    cenSize = f.u64(record + ZIP64_ENDSIZ);
                 }
                 if (cenOffset == ZIP64_MAGIC32) {
-                    cenOffset = u64(f, record + ZIP64_ENDOFF);
+                    cenOffset = f.u64(record + ZIP64_ENDOFF);
                 }
             }
         }
@@ -157,7 +152,7 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
             throw ZipErrors.archive(archive, pos, entries + " entries cannot fit in a central directory of "
                     + cenSize + " bytes");
         }
-        if (cenSize > 0 && f.get(ZipLayout.U32, cenStart) != CENSIG) {
+        if (cenSize > 0 && f.int32(cenStart) != CENSIG) {
             throw ZipErrors.archive(archive, cenStart, "no central directory where the end record at " + pos
                     + " says it starts");
         }
@@ -172,13 +167,13 @@ record EndRecord(long position, long cenStart, long cenSize, long entries, long 
      * from the start of the archive, so with a prefix it is short; the record normally sits right before the
      * locator, which is where it is looked for when the stored offset misses.
      */
-    private static long zip64Record(MemorySegment f, long locator) {
-        long stored = u64(f, locator + ZIP64_LOCOFF);
-        if (stored >= 0 && stored <= locator - ZIP64_ENDHDR && f.get(ZipLayout.U32, stored) == ZIP64_ENDSIG) {
+    private static long zip64Record(ArchiveBytes f, long locator) {
+        long stored = f.u64(locator + ZIP64_LOCOFF);
+        if (stored >= 0 && stored <= locator - ZIP64_ENDHDR && f.int32(stored) == ZIP64_ENDSIG) {
             return stored;
         }
         long adjacent = locator - ZIP64_ENDHDR;
-        if (adjacent >= 0 && f.get(ZipLayout.U32, adjacent) == ZIP64_ENDSIG) {
+        if (adjacent >= 0 && f.int32(adjacent) == ZIP64_ENDSIG) {
             return adjacent;
         }
         return -1;

@@ -3,8 +3,6 @@ package io.sluice.zip;
 import io.sluice.internal.Faults;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
@@ -33,10 +31,12 @@ final class EntryStream extends InputStream {
 
     private final ConcurrentZipFile zip;
     private final int index;
-    /** The entry's compressed bytes: a slice of the mapping. */
-    private final MemorySegment data;
-    /** Where {@link #data} starts in the file, for messages. */
+    /** The archive's bytes, holding the entry's compressed bytes from {@link #dataPosition} on. */
+    private final ArchiveBytes bytes;
+    /** Where the entry's compressed bytes start in the archive. */
     private final long dataPosition;
+    /** How many compressed bytes there are. */
+    private final long compressedSize;
     private final long size;
     private final int expectedCrc;
     private final CRC32 crc = new CRC32();
@@ -44,11 +44,11 @@ final class EntryStream extends InputStream {
     private ScratchPool.Scratch scratch;
     /** The scratch's inflater, or null for a stored entry. */
     private Inflater inflater;
-    /** Compressed bytes handed to the inflater so far, the position in {@link #data} of the next copy. */
+    /** Compressed bytes handed to the inflater so far, the position in the entry's compressed bytes of the next copy. */
     private long fed;
     /** For {@link #read()} and for probing the end of a deflate stream, so neither allocates. */
     private final byte[] one = new byte[1];
-    /** Bytes delivered so far; for a stored entry also the position in {@link #data}. */
+    /** Bytes delivered so far; for a stored entry also the position in the entry's compressed bytes. */
     private long produced;
     /** The last copy out of the mapping, to name where a late-reported SIGBUS happened. */
     private long lastCopyAt;
@@ -56,12 +56,13 @@ final class EntryStream extends InputStream {
     private boolean done;
     private boolean closed;
 
-    EntryStream(ConcurrentZipFile zip, int index, MemorySegment data, long dataPosition, long size, int expectedCrc,
-            boolean deflated) {
+    EntryStream(ConcurrentZipFile zip, int index, ArchiveBytes bytes, long dataPosition, long compressedSize, long size,
+            int expectedCrc, boolean deflated) {
         this.zip = zip;
         this.index = index;
-        this.data = data;
+        this.bytes = bytes;
         this.dataPosition = dataPosition;
+        this.compressedSize = compressedSize;
         this.size = size;
         this.expectedCrc = expectedCrc;
         if (deflated) {
@@ -126,7 +127,7 @@ final class EntryStream extends InputStream {
         lastCopyAt = from;
         lastCopyLength = n;
         try {
-            MemorySegment.copy(data, ValueLayout.JAVA_BYTE, from, dst, off, n);
+            bytes.copy(dataPosition + from, dst, off, n);
             // Here, in the copy that caused it, and not later in the caller's code.
             Faults.deliver();
         } catch (InternalError e) {
@@ -140,7 +141,7 @@ final class EntryStream extends InputStream {
 
     /** Hands the inflater the next piece of compressed data, copied out of the mapping. */
     private void refill() throws IOException {
-        int n = (int) Math.min(scratch.buffer.length, data.byteSize() - fed);
+        int n = (int) Math.min(scratch.buffer.length, compressedSize - fed);
         copyOut(fed, scratch.buffer, 0, n);
         inflater.setInput(scratch.buffer, 0, n);
         fed += n;
@@ -148,7 +149,7 @@ final class EntryStream extends InputStream {
 
     /** Whether the inflater has used its input and more compressed data is left to give it. */
     private boolean wantsInput() {
-        return inflater.needsInput() && fed < data.byteSize();
+        return inflater.needsInput() && fed < compressedSize;
     }
 
     private int inflate(byte[] b, int off, int len) throws IOException {
@@ -179,7 +180,7 @@ final class EntryStream extends InputStream {
                 throw zip.entryError(index, "deflate data asks for a preset dictionary, which zip entries cannot have");
             }
             if (inflater.needsInput()) {
-                if (fed < data.byteSize()) {
+                if (fed < compressedSize) {
                     continue; // used a piece of input without output (block headers, say): the next piece follows
                 }
                 throw zip.entryError(index, "compressed data ends after " + inflater.getBytesRead()

@@ -131,7 +131,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             }
         }
         this.urls = urls(paths);
-        this.unopened = new ArrayDeque<>(List.of(urls));
+        this.unopened = deque(this.urls);
     }
 
     /**
@@ -142,7 +142,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     public SluiceClassLoader(List<Path> classPath, ClassLoader parent) {
         super(parent);
         this.urls = urls(classPath);
-        this.unopened = new ArrayDeque<>(List.of(urls));
+        this.unopened = deque(this.urls);
     }
 
     /**
@@ -161,7 +161,20 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             }
         }
         this.urls = urls.clone();
-        this.unopened = new ArrayDeque<>(List.of(this.urls));
+        this.unopened = deque(this.urls);
+    }
+
+    /**
+     * The URLs to open, in order. A loop rather than {@code new ArrayDeque<>(List.of(urls))}, whose copy goes through
+     * a lambda: as the JVM's system class loader this runs before the program's first class, where the first call of
+     * each lambda or string concatenation spins a class.
+     */
+    private static Deque<URL> deque(URL[] urls) {
+        Deque<URL> d = new ArrayDeque<>(urls.length);
+        for (URL u : urls) {
+            d.addLast(u);
+        }
+        return d;
     }
 
     private static URL[] urls(List<Path> paths) {
@@ -605,7 +618,9 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         }
 
         static JarSource open(Path path, URL location) throws IOException {
-            return new JarSource(SluiceJarFile.open(path), location, "jar:" + location + "!/", "", null, true);
+            // concat, not +: no string concatenation class to spin on the way to the program's first class.
+            return new JarSource(SluiceJarFile.open(path), location, "jar:".concat(location.toString()).concat("!/"),
+                    "", null, true);
         }
 
         ConcurrentZipFile.Entry entry(String name) {

@@ -57,6 +57,8 @@ public final class SluiceJarFile implements Closeable {
     private final Manifest manifest;
     /** The versions to look in, newest first; empty when the jar is not multi-release (for this version). */
     private final int[] versions;
+    /** {@code META-INF/versions/N/} for each of {@link #versions}, made once rather than on every lookup. */
+    private final String[] versionPrefixes;
     private final int feature;
     private final boolean multiRelease;
     private final boolean signed;
@@ -75,6 +77,10 @@ public final class SluiceJarFile implements Closeable {
         this.multiRelease = "force".equalsIgnoreCase(enable) || (!"false".equalsIgnoreCase(enable) && manifest != null
                 && "true".equalsIgnoreCase(manifest.getMainAttributes().getValue(Name.MULTI_RELEASE)));
         this.versions = multiRelease ? versions(zip, feature) : new int[0];
+        this.versionPrefixes = new String[versions.length];
+        for (int k = 0; k < versions.length; k++) {
+            versionPrefixes[k] = VERSIONS.concat(Integer.toString(versions[k])).concat("/");
+        }
         this.signed = hasSignature(zip);
     }
 
@@ -231,8 +237,8 @@ public final class SluiceJarFile implements Closeable {
     public ConcurrentZipFile.Entry getEntry(String name) {
         Objects.requireNonNull(name, "name");
         if (versions.length > 0 && !name.startsWith("META-INF/")) {
-            for (int v : versions) {
-                ConcurrentZipFile.Entry e = zip.getEntry(VERSIONS + v + "/" + name);
+            for (String prefix : versionPrefixes) {
+                ConcurrentZipFile.Entry e = zip.getEntry(prefix.concat(name));
                 // JarFile versions files only: a versioned directory neither hides nor stands in for the base's.
                 if (e != null && !e.isDirectory()) {
                     return e;

@@ -1,32 +1,11 @@
 package io.sluice.zip;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
-
 /**
  * The ZIP records Sluice reads, as signatures and field offsets, with the names and numbers of PKWARE's
  * APPNOTE.TXT (section 4.3). Every multi-byte field is little-endian and unaligned.
  */
 final class ZipLayout {
     private ZipLayout() {
-    }
-
-    static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-
-    static int u16(MemorySegment s, long pos) {
-        return s.get(U16, pos) & 0xFFFF;
-    }
-
-    static long u32(MemorySegment s, long pos) {
-        return s.get(U32, pos) & 0xFFFF_FFFFL;
-    }
-
-    /** A 64-bit field; values past {@code Long.MAX_VALUE} come back negative and are refused by the callers. */
-    static long u64(MemorySegment s, long pos) {
-        return s.get(U64, pos);
     }
 
     static int u16(byte[] b, int at) {

@@ -605,4 +605,42 @@ class SluiceClassLoaderTest {
         assertTrue(text.contains("Usage: picocli.AutoComplete"), text);
         assertTrue(text.contains("picocli.AutoComplete source: " + picocli.toUri().toURL()), text);
     }
+    /**
+     * As the system class loader, opening the class path before the program's first class makes no value-layout
+     * var handle, no type switch and no string concatenation or lambda class: in a cold JVM each costs milliseconds
+     * (the layouts' method handle classes most), which the JVM's own loader does not pay. What FFM itself spins to
+     * make the shared arena and the buffer view is allowed.
+     */
+    @Test
+    void opensTheClassPathWithoutSpinningClassesForItsReads() throws Exception {
+        Path picocli = realJar("picocli");
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Path classes = Path.of(SluiceClassLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ProcessBuilder pb = new ProcessBuilder(java, "-Djava.system.class.loader=" + SluiceClassLoader.class.getName(),
+                "-D" + SluiceClassLoader.CLASS_PATH_PROPERTY + "=" + picocli, "-cp", classes.toString(),
+                "-Xlog:disable", "-Xlog:class+load=info:stdout:none", "picocli.AutoComplete", "--help");
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (InputStream in = p.getInputStream()) {
+            in.transferTo(out);
+        }
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), text);
+        int main = text.indexOf("picocli.AutoComplete source: ");
+        assertTrue(main > 0, text);
+        List<String> spun = new ArrayList<>();
+        for (String line : text.substring(0, main).split("\n")) {
+            String name = line.split(" ", 2)[0];
+            boolean forReads = name.startsWith("java.lang.invoke.VarHandleSegmentAs")
+                    || name.startsWith("jdk.internal.foreign.layout.ValueLayouts") || name.contains("$$TypeSwitch")
+                    || name.contains("$$StringConcat")
+                    || name.contains("$$Lambda") && !name.startsWith("jdk.internal.foreign.MemorySessionImpl$$");
+            if (forReads) {
+                spun.add(name);
+            }
+        }
+        assertEquals(List.of(), spun, "made before the program's first class");
+    }
 }
