@@ -42,6 +42,17 @@ class SluiceMappedWriterTest < Minitest::Test
     assert_equal chunk * 2 + "hello" + chunk * 2 + "hello" * 2 + chunk, File.binread(path("n"))
   end
 
+  # One Integer for the runtime, not one per writer: a new writer's first write must not take a branch that the
+  # loop of writes before it, compiled with a writer whose cache was full, never saw (the JVM then throws that loop
+  # back to its interpreter, in the middle of the next pass).
+  def test_a_new_writer_returns_the_integer_the_writer_before_it_did
+    chunk = "abcdefg\n" * 128
+    first = Sluice::MappedWriter.open(path("a")) { |w| w.write(chunk) }
+    second = Sluice::MappedWriter.open(path("b")) { |w| w.write(chunk) }
+    assert_equal 1024, second
+    assert JRuby.reference(first).equal?(JRuby.reference(second)), "the same Integer from a new writer"
+  end
+
   def test_windows_past_4_gib_in_a_sparse_file
     start = (4 << 30) - 100
     data = ALL_BYTES * 20

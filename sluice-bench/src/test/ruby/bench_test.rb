@@ -49,6 +49,37 @@ class SluiceBenchScriptTest < Minitest::Test
     assert_empty Dir.children(@dir), "the benchmark's files are removed"
   end
 
+  # Every timed write starts from a file whose pages the previous run left flushed, not dirty: the flush comes
+  # before each writer is opened, outside the timing, for every row alike.
+  def test_every_timed_write_follows_a_flush_of_the_previous_runs_file
+    load "uri:classloader:/io/sluice/bench/jruby/bench.rb"
+    events = []
+    spy = Module.new do
+      define_method(:settle) do |target|
+        events << [:settle, File.exist?(target) ? File.size(target) : nil]
+        super(target)
+      end
+      define_method(:timed) do |workload, file, chunk, name, round, bytes, ops, &block|
+        events << [:timed, file, name]
+        super(workload, file, chunk, name, round, bytes, ops, &block)
+      end
+    end
+    SluiceBench.singleton_class.prepend(spy)
+    capture_io do
+      SluiceBench.writes(@dir, 65_536, [1024], 1, %w[ruby-File MmapFileExt-unboxed-unsafe Sluice::MappedWriter])
+    end
+    timed = events.each_index.select { |i| events[i][0] == :timed }
+    assert_equal 2 * 2 * 3, timed.size
+    timed.each do |i|
+      assert_equal :settle, events[i - 1][0], "a flush right before #{events[i].inspect}"
+    end
+    # Over a cached file, what is flushed is the file the previous run wrote in full.
+    cached = timed.select { |i| events[i][1] == "cached" }
+    assert(cached.all? { |i| events[i - 1][1] == 65_536 })
+  ensure
+    spy&.instance_methods(false)&.each { |m| spy.send(:remove_method, m) }
+  end
+
   # As the seed's harness (mmap_test.rb) drives them: each row is a lambda of (writer, String) with the row's own
   # call, run from a block per write; the String is the harness's (its own array, not frozen).
   def test_the_rows_are_the_seeds_harness_write_lambdas_on_its_strings

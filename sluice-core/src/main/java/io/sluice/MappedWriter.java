@@ -259,6 +259,14 @@ public final class MappedWriter implements Closeable {
      * @throws IndexOutOfBoundsException if the slice is out of range
      */
     public void write(byte[] src, int offset, int length) throws IOException {
+        long at = this.offset;
+        if (length <= limit - at && !Jfr.recording()) {
+            // The common case, tested first so that it is all a caller's compiled loop inlines: the bytes fit in the
+            // window and no recording runs. One copy, which checks the slice against src itself (a negative length
+            // passes the test above and fails there, with the IndexOutOfBoundsException documented).
+            copyIn(src, offset, at, length);
+            return;
+        }
         if (Jfr.recording()) {
             Events.write(path, EVENT_ENGINE, position(), () -> {
                 append(src, offset, length);
@@ -273,19 +281,23 @@ public final class MappedWriter implements Closeable {
         Objects.checkFromIndexSize(offset, length, src.length);
         long at = this.offset;
         if (length <= limit - at) {
-            // The common case: the bytes fit in the window. One copy, nothing else.
-            try {
-                MemorySegment.copy(src, offset, window, ValueLayout.JAVA_BYTE, at, length);
-                Faults.deliver();
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            } catch (InternalError e) {
-                throw sigbus(windowStart + at, length, e);
-            }
-            this.offset = at + length;
+            copyIn(src, offset, at, length);
             return;
         }
         writeAcross(MemorySegment.ofArray(src).asSlice(offset, length));
+    }
+
+    /** Copies {@code src[offset, offset + length)} to the window at {@code at}, which the caller checked it fits. */
+    private void copyIn(byte[] src, int offset, long at, int length) throws IOException {
+        try {
+            MemorySegment.copy(src, offset, window, ValueLayout.JAVA_BYTE, at, length);
+            Faults.deliver();
+        } catch (IllegalStateException e) {
+            throw closedOr(e);
+        } catch (InternalError e) {
+            throw sigbus(windowStart + at, length, e);
+        }
+        this.offset = at + length;
     }
 
     /** Writes the bytes of {@code src} from its position to its limit, and moves its position to its limit. */

@@ -180,6 +180,24 @@ class MappedWriterTest {
     }
 
     @Test
+    void slicesAreCheckedWithAWindowMappedToo() throws IOException {
+        // With a window mapped, a write that fits takes the fast path, which leaves the check of the slice to the
+        // copy itself: it must still refuse every bad slice before a byte moves.
+        Path p = dir.resolve("f");
+        byte[] b = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        try (MappedWriter w = MappedWriter.open(p)) {
+            w.write(b, 0, 3);
+            assertThrows(IndexOutOfBoundsException.class, () -> w.write(b, 5, 6));
+            assertThrows(IndexOutOfBoundsException.class, () -> w.write(b, -1, 2));
+            assertThrows(IndexOutOfBoundsException.class, () -> w.write(b, 0, -1));
+            assertThrows(IndexOutOfBoundsException.class, () -> w.write(b, 11, 0));
+            assertEquals(3, w.position());
+            w.write(b, 8, 2);
+        }
+        assertArrayEquals(new byte[] {1, 2, 3, 9, 10}, Files.readAllBytes(p));
+    }
+
+    @Test
     void afterCloseEveryCallFailsButPositionRemains() throws IOException {
         Path p = dir.resolve("f");
         MappedWriter w = MappedWriter.open(p);

@@ -33,17 +33,32 @@ import org.jruby.util.ByteList;
 @JRubyClass(name = "Sluice::MappedWriter")
 public final class RubyMappedWriter extends RubyObject {
     private MappedWriter writer;
-    /**
-     * The Integer {@code write} returned last. A loop of writes usually writes the same count each time, and JRuby
-     * keeps ready-made Integers only from -256 to 255: a new one for every 1 KiB write was all that
-     * Sluice::MappedWriter allocated per call beyond the seed's fastest writer, which returns nil (41 bytes a call,
-     * docs/benchmarks/2026-11-26-seed000-harness.md). Integers are values, so handing out the same one is safe.
-     */
-    private RubyFixnum lastCount;
+    /** The Integer {@code write} returned last, shared by every writer of this JRuby runtime. */
+    private final Counts counts;
 
-    /** Allocated by JRuby; {@code initialize} opens the file. */
-    public RubyMappedWriter(Ruby runtime, RubyClass type) {
+    /**
+     * The Integer the writers of one JRuby runtime returned last. A loop of writes usually writes the same count each
+     * time, and JRuby keeps ready-made Integers only from -256 to 255: a new one for every 1 KiB write was all that
+     * Sluice::MappedWriter allocated per call beyond the seed's fastest writer, which returns nil (41 bytes a call,
+     * docs/benchmarks/2026-11-26-seed000-harness.md). Integers are values, so handing out the same one is safe, and
+     * a writer reading another thread's Integer compares its value first. Shared rather than per writer, and never
+     * null, so that a writer's first write takes the same branch as the previous writer's last: per writer, the
+     * compiled loop of the writer before had never seen the branch that fills an empty cache, and a new writer's
+     * first write threw the loop back to the interpreter (an uncommon trap). The post's harness times a second
+     * writer's pass in a fresh JVM, and found MappedWriter recompiling in it (docs/benchmarks/2026-11-26-seed000-s3.md).
+     */
+    static final class Counts {
+        private RubyFixnum last;
+
+        Counts(Ruby runtime) {
+            last = RubyFixnum.zero(runtime);
+        }
+    }
+
+    /** Allocated by JRuby; {@code initialize} opens the file. {@code counts}: the runtime's, made by the library. */
+    RubyMappedWriter(Ruby runtime, RubyClass type, Counts counts) {
         super(runtime, type);
+        this.counts = counts;
     }
 
     /**
@@ -105,10 +120,11 @@ public final class RubyMappedWriter extends RubyObject {
     }
 
     private RubyFixnum count(ThreadContext context, long n) {
-        RubyFixnum c = lastCount;
-        if (c == null || c.getLongValue() != n) {
+        Counts shared = counts;
+        RubyFixnum c = shared.last;
+        if (c.getLongValue() != n) {
             c = asFixnum(context, n);
-            lastCount = c;
+            shared.last = c;
         }
         return c;
     }

@@ -45,7 +45,8 @@ public final class SluiceLibrary implements BasicLibraryService {
         RubyClass object = runtime.getObject();
         sluice.defineClassUnder(context, "File", object, RubySluiceFile::new)
                 .defineMethods(context, RubySluiceFile.class);
-        sluice.defineClassUnder(context, "MappedWriter", object, RubyMappedWriter::new)
+        RubyMappedWriter.Counts counts = new RubyMappedWriter.Counts(runtime);
+        sluice.defineClassUnder(context, "MappedWriter", object, (r, type) -> new RubyMappedWriter(r, type, counts))
                 .defineMethods(context, RubyMappedWriter.class);
         RubyClass zip = sluice.defineClassUnder(context, "Zip", object, RubyZip::new)
                 .defineMethods(context, RubyZip.class);

@@ -224,6 +224,23 @@ module SluiceBench
     File.delete(target) if target && File.exist?(target)
   end
 
+  # Writes the previous run's dirty pages to the disk before the next run is timed, outside its timing. Left dirty,
+  # 2 GB of them sit at the kernel's background writeback threshold (vm.dirty_background_ratio, 10% of the memory
+  # that can hold them), or age past vm.dirty_expire_centisecs across the rounds: the flusher then writes them while
+  # the next row runs, on the other core, and every page it cleans costs that row a write fault to dirty it again.
+  # Whichever row ran then lost: 42-44% spreads at 1 KiB on a quiet machine. Settled, every row starts from the same
+  # file: all of it in the page cache and clean.
+  def settle(target)
+    return unless File.exist?(target)
+
+    channel = FileChannel.open(java.nio.file.Path.of(target), StandardOpenOption::WRITE)
+    begin
+      channel.force(false)
+    ensure
+      channel.close
+    end
+  end
+
   def writes(dir, size, chunks, rounds, names)
     target = File.join(dir, "sluice-bench-jruby-write.bin")
     %w[new cached].each do |kind|
@@ -237,6 +254,7 @@ module SluiceBench
         end
         (0..rounds).each do |round|
           rotated(names, round).each do |name|
+            settle(target)
             File.delete(target) if kind == "new" && File.exist?(target)
             write_run(name, target, kind == "new", string, count) do |loop|
               # As Benchmark.bmbm before each measured report in the seed's harness.
