@@ -9,9 +9,14 @@ import java.util.function.LongSupplier;
  * destination (native memory, heap memory) and power-of-two size class, started from {@link AutoThresholds} and then
  * moved by the rates the calls themselves show.
  *
- * <p>Timing every call would cost two clock reads on reads that take a few hundred nanoseconds, so one call in
+ * <p>Timing every call would cost two clock reads on reads that take a few hundred nanoseconds, so about one call in
  * {@value #SAMPLE_EVERY} is timed, and one timed call in {@value #EXPLORE_EVERY} goes the other way, so that the
- * path not taken is still measured. Each path keeps, per size class, the floor of its samples in nanoseconds per byte,
+ * path not taken is still measured. Which calls are timed is a countdown per thread (threads share a countdown only
+ * when their ids fall in the same of {@value #STRIPES} stripes, which costs a few samples, never a result): an
+ * untimed call does one decrement in memory no other thread writes, and draws nothing. The draw, from the dice, is
+ * made on a timed call only and gives both whether that call explores and how many calls the next timed one is away
+ * (1 to {@value #GAP_SPAN}, {@value #SAMPLE_EVERY} on average; random, so a caller whose reads repeat with a period
+ * is not always timed on the same size). Each path keeps, per size class, the floor of its samples in nanoseconds per byte,
  * rising by 2% with each new sample (timing noise only ever adds time, and a mean, even a clamped one, let the first
  * samples of a cold start flip small reads to pread for thousands of calls); a class changes its preference only when the other path has at least {@value #MIN_SAMPLES} samples and is
  * faster by more than {@value #MARGIN_PERCENT}%, so single outliers (a preempted thread, a page fault) do not flip
@@ -26,8 +31,9 @@ import java.util.function.LongSupplier;
  *
  * <p>The dice and the clock are given, so tests script them. State is shared by all files on one device. What every
  * call reads (the preferences) sits in its own padded array, written only when a preference changes; the samples
- * and the back-off, written on timed calls, are in another object, so a thread recording does not take from another
- * thread's cache the line that thread reads on every call. Nothing is locked: a stale preference, or a sample lost to
+ * and the back-off, written on timed calls, are in another object, and each thread's countdown on a line of its own,
+ * so a thread recording or counting down does not take from another thread's cache the line that thread reads on
+ * every call. Nothing is locked: a stale preference, or a sample lost to
  * a race, costs speed only.
  */
 final class AutoChooser {
@@ -39,6 +45,13 @@ final class AutoChooser {
     static final int TIMED = 2;
 
     static final int SAMPLE_EVERY = 64;
+    /** The calls from one timed call to the next are 1 plus the dice's low bits below this: 1 to 128. */
+    static final int GAP_SPAN = 2 * SAMPLE_EVERY;
+    private static final int GAP_BITS = Integer.numberOfTrailingZeros(GAP_SPAN);
+    /** Countdowns, one per stripe of thread ids; a power of two. */
+    static final int STRIPES = 64;
+    /** Ints from one stripe's countdown to the next: 128 bytes, two cache lines, as adjacent lines are fetched in pairs. */
+    private static final int STRIPE_INTS = 32;
     static final int EXPLORE_EVERY = 4;
     static final int MIN_SAMPLES = 4;
     static final int MARGIN_PERCENT = 15;
@@ -60,6 +73,11 @@ final class AutoChooser {
     private final byte[] prefer = new byte[PAD + 2 * CLASSES + PAD];
     /** The samples, written by timed reads only. */
     private final Samples samples = new Samples();
+    /**
+     * [stripe * STRIPE_INTS]: calls left until the thread's next timed one (0 at the start: a thread's first call
+     * is timed). Written by every untimed call of an adaptive chooser, each stripe by its own threads.
+     */
+    private final int[] countdown = new int[STRIPES * STRIPE_INTS];
 
     /** Per kind, size class and path: the rising floor of nanoseconds per byte, and how many samples made it. */
     private static final class Samples {
@@ -73,7 +91,8 @@ final class AutoChooser {
 
     /**
      * @param adaptive false when the thresholds are pinned: then the preferences never move and nothing is timed
-     * @param dice     a fresh random int per call (ThreadLocalRandom in use, a script in tests)
+     * @param dice     a fresh non-negative random int per timed call (ThreadLocalRandom in use, a script in tests):
+     *                 its low bits give the calls to the next timed one, the rest whether this one explores
      * @param clock    nanoseconds ({@link System#nanoTime} in use)
      */
     AutoChooser(AutoThresholds initial, boolean adaptive, IntSupplier dice, LongSupplier clock) {
@@ -108,18 +127,37 @@ final class AutoChooser {
         return clock.getAsLong();
     }
 
-    /** MAP or PREAD for a read of {@code length} bytes into memory of {@code kind}, with {@link #TIMED} added when the caller should time it. */
+    /** The countdown slot of the thread with id {@code threadId}. */
+    static int stripe(long threadId) {
+        return ((int) threadId & (STRIPES - 1)) * STRIPE_INTS;
+    }
+
+    /**
+     * MAP or PREAD for a read of {@code length} bytes into memory of {@code kind}, with {@link #TIMED} added when
+     * the caller should time it. Untimed calls, all but one in about {@value #SAMPLE_EVERY}, read one preference and
+     * count down; the rest is in {@link #timed}, kept out of line so that what the callers inline stays small.
+     */
     int route(int kind, long length) {
         int i = kind * CLASSES + sizeClass(length);
         int p = prefer[PAD + i];
         if (!adaptive) {
             return p;
         }
-        int r = dice.getAsInt();
-        if (r % SAMPLE_EVERY != 0) {
+        int[] left = countdown;
+        int s = stripe(Thread.currentThread().threadId());
+        int n = left[s];
+        if (n > 1) {
+            left[s] = n - 1;
             return p;
         }
-        return ((r / SAMPLE_EVERY) % (EXPLORE_EVERY << samples.backoff[i]) == 0 ? 1 - p : p) | TIMED;
+        return timed(i, p, s);
+    }
+
+    /** A timed call of class {@code i}, preferring {@code p}: draws the next gap and whether this call explores. */
+    private int timed(int i, int p, int s) {
+        int r = dice.getAsInt();
+        countdown[s] = 1 + (r & (GAP_SPAN - 1));
+        return ((r >>> GAP_BITS) % (EXPLORE_EVERY << samples.backoff[i]) == 0 ? 1 - p : p) | TIMED;
     }
 
     /** A timed read of {@code length} bytes into {@code kind} memory went by {@code path} and took {@code nanos}. */

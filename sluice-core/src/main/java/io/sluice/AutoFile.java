@@ -173,71 +173,114 @@ final class AutoFile extends PositionalFile {
 
     // ---------------------------------------------------------------- reads: the chooser's call
 
-    /** The path for a read of {@code length} bytes ending at {@code end}: MAP only if the mapping covers it. */
-    private int pick(int kind, long length, long end) throws IOException {
-        int how = chooser.route(kind, length);
-        if ((how & AutoChooser.MAP) == 0) {
-            return how;
+    // An untimed read the chooser sends to the mapping asks the mapping once (MappedFile.readMapped checks the
+    // coverage and copies); one it sends to pread goes straight there. Everything else (timed reads, reads past the
+    // mapping, files without one) takes the methods below, which only a sampled call or a miss reaches.
+
+    /**
+     * After a read past the end of the mapping: whether the mapping was just made to follow the file, so the read
+     * should try it again. It follows after a run of such reads, each run twice as long as the last.
+     */
+    private boolean follow() throws IOException {
+        if (++misses < followAfter) {
+            return false;
         }
-        MappedFile m = map;
-        if (m == null) {
-            return how & ~AutoChooser.MAP;
+        misses = 0;
+        if (backOff) {
+            followAfter = Math.min(FOLLOW_MOST, followAfter * 2);
         }
-        if (end <= m.mappedSize()) {
-            return how;
-        }
-        if (++misses >= followAfter) {
-            misses = 0;
-            if (backOff) {
-                followAfter = Math.min(FOLLOW_MOST, followAfter * 2);
-            }
-            m.follow();
-            if (end <= m.mappedSize()) {
-                return how;
-            }
-        }
-        return how & ~AutoChooser.MAP;
+        map.follow();
+        return true;
     }
 
-    private long start(int how) {
-        return (how & AutoChooser.TIMED) != 0 ? chooser.now() : 0;
-    }
-
-    private void done(int how, int kind, long length, long t0) {
+    private void record(int how, int path, int kind, long length, long t0) {
         if ((how & AutoChooser.TIMED) != 0) {
-            chooser.record(kind, length, how & AutoChooser.MAP, chooser.now() - t0);
+            chooser.record(kind, length, path, chooser.now() - t0);
         }
     }
 
     @Override
     int readSegment(MemorySegment dst, long position) throws IOException {
-        long len = dst.byteSize();
         int kind = dst.isNative() ? AutoChooser.NATIVE : AutoChooser.HEAP;
-        int how = pick(kind, len, position + len);
-        long t0 = start(how);
-        int n = (how & AutoChooser.MAP) != 0 ? map.readSegment(dst, position) : io.readSegment(dst, position);
-        done(how, kind, len, t0);
+        int how = chooser.route(kind, dst.byteSize());
+        if (how == AutoChooser.MAP && map != null) {
+            int n = map.readMapped(dst, position);
+            if (n != MappedFile.UNMAPPED) {
+                return n;
+            }
+        } else if (how == AutoChooser.PREAD) {
+            return io.readSegment(dst, position);
+        }
+        return readSegmentOtherwise(dst, position, kind, how);
+    }
+
+    /** A timed read, or one the chooser sent to a mapping that does not cover it (or that this file lacks). */
+    private int readSegmentOtherwise(MemorySegment dst, long position, int kind, int how) throws IOException {
+        long t0 = (how & AutoChooser.TIMED) != 0 ? chooser.now() : 0;
+        int n = MappedFile.UNMAPPED;
+        if ((how & AutoChooser.MAP) != 0 && map != null) {
+            n = map.readMapped(dst, position);
+            if (n == MappedFile.UNMAPPED && follow()) {
+                n = map.readMapped(dst, position);
+            }
+        }
+        int path = AutoChooser.MAP;
+        if (n == MappedFile.UNMAPPED) {
+            path = AutoChooser.PREAD;
+            n = io.readSegment(dst, position);
+        }
+        record(how, path, kind, dst.byteSize(), t0);
         return n;
     }
 
     @Override
     int readArray(byte[] dst, int offset, int length, long position) throws IOException {
-        int how = pick(AutoChooser.HEAP, length, position + length);
-        long t0 = start(how);
-        int n = (how & AutoChooser.MAP) != 0 ? map.readArray(dst, offset, length, position)
-                : io.readArray(dst, offset, length, position);
-        done(how, AutoChooser.HEAP, length, t0);
+        int how = chooser.route(AutoChooser.HEAP, length);
+        if (how == AutoChooser.MAP && map != null) {
+            int n = map.readMappedArray(dst, offset, length, position);
+            if (n != MappedFile.UNMAPPED) {
+                return n;
+            }
+        } else if (how == AutoChooser.PREAD) {
+            return io.readArray(dst, offset, length, position);
+        }
+        return readArrayOtherwise(dst, offset, length, position, how);
+    }
+
+    private int readArrayOtherwise(byte[] dst, int offset, int length, long position, int how) throws IOException {
+        long t0 = (how & AutoChooser.TIMED) != 0 ? chooser.now() : 0;
+        int n = MappedFile.UNMAPPED;
+        if ((how & AutoChooser.MAP) != 0 && map != null) {
+            n = map.readMappedArray(dst, offset, length, position);
+            if (n == MappedFile.UNMAPPED && follow()) {
+                n = map.readMappedArray(dst, offset, length, position);
+            }
+        }
+        int path = AutoChooser.MAP;
+        if (n == MappedFile.UNMAPPED) {
+            path = AutoChooser.PREAD;
+            n = io.readArray(dst, offset, length, position);
+        }
+        record(how, path, AutoChooser.HEAP, length, t0);
         return n;
     }
 
     @Override
     int readBuffer(ByteBuffer dst, long position) throws IOException {
         int len = dst.remaining();
-        int kind = dst.isDirect() ? AutoChooser.NATIVE : AutoChooser.HEAP;
-        int how = pick(kind, len, position + len);
-        long t0 = start(how);
-        int n = (how & AutoChooser.MAP) != 0 ? map.readBuffer(dst, position) : io.readBuffer(dst, position);
-        done(how, kind, len, t0);
+        int how = chooser.route(dst.isDirect() ? AutoChooser.NATIVE : AutoChooser.HEAP, len);
+        if (how == AutoChooser.PREAD) {
+            return io.readBuffer(dst, position);
+        }
+        // The mapping's form is a segment; the buffer's position moves only after a read that went there.
+        MemorySegment seg = MemorySegment.ofBuffer(dst);
+        int n = how == AutoChooser.MAP && map != null ? map.readMapped(seg, position) : MappedFile.UNMAPPED;
+        if (n == MappedFile.UNMAPPED) {
+            n = readSegmentOtherwise(seg, position, dst.isDirect() ? AutoChooser.NATIVE : AutoChooser.HEAP, how);
+        }
+        if (n > 0) {
+            dst.position(dst.position() + n);
+        }
         return n;
     }
 

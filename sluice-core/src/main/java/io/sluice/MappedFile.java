@@ -370,6 +370,54 @@ final class MappedFile extends PositionalFile {
         return readBufferAsSegment(dst, position);
     }
 
+    /** What {@link #readMapped} and {@link #readMappedArray} return when the mapping does not cover the read. */
+    static final int UNMAPPED = -2;
+
+    /**
+     * AUTO's mapped read: the whole of {@code dst} from {@code position} when the mapping covers it, else
+     * {@link #UNMAPPED} with nothing done (AUTO then reads by {@code pread}, or has the mapping follow the file).
+     * The mapping is read once and its bounds checked once, where AUTO's own check of the coverage followed by
+     * {@link #readSegment}'s cost both again on every read. A copy that ends in a replaced or closed mapping or a
+     * SIGBUS goes on in {@link #readSegment}, which sorts those out as for MMAP.
+     */
+    int readMapped(MemorySegment dst, long position) throws IOException {
+        Mapping m = mapping;
+        long len = dst.byteSize();
+        if (m == null || len > m.size() - position) {
+            return UNMAPPED;
+        }
+        boolean interrupted = Thread.currentThread().isInterrupted();
+        try {
+            HeapCopies.copy(m.segment(), position, dst, 0, len);
+            Faults.deliver();
+            return (int) len;
+        } catch (IllegalStateException e) {
+            onClosedMemory(m, e, interrupted);
+        } catch (InternalError e) {
+            afterFault(m, "read", position, len, e, 1);
+        }
+        return readSegment(dst, position);
+    }
+
+    /** {@link #readMapped} into {@code dst[offset, offset + length)}. */
+    int readMappedArray(byte[] dst, int offset, int length, long position) throws IOException {
+        Mapping m = mapping;
+        if (m == null || length > m.size() - position) {
+            return UNMAPPED;
+        }
+        boolean interrupted = Thread.currentThread().isInterrupted();
+        try {
+            MemorySegment.copy(m.segment(), ValueLayout.JAVA_BYTE, position, dst, offset, length);
+            Faults.deliver();
+            return length;
+        } catch (IllegalStateException e) {
+            onClosedMemory(m, e, interrupted);
+        } catch (InternalError e) {
+            afterFault(m, "read", position, length, e, 1);
+        }
+        return readArray(dst, offset, length, position);
+    }
+
     // ---------------------------------------------------------------- writes
 
     /**

@@ -37,9 +37,9 @@ class AutoChooserTest {
         Script(long nativeMapMax, double map, double pread) {
             this.mapNanosPerByte = map;
             this.preadNanosPerByte = pread;
-            // Multiples of SAMPLE_EVERY: every call is timed, and every EXPLORE_EVERY-th goes the other way.
+            // Multiples of GAP_SPAN: every call is timed, and every EXPLORE_EVERY-th goes the other way.
             this.chooser = new AutoChooser(new AutoThresholds(nativeMapMax, nativeMapMax, "test"), true,
-                    () -> AutoChooser.SAMPLE_EVERY * roll++, () -> now);
+                    () -> AutoChooser.GAP_SPAN * roll++, () -> now);
         }
 
         /** One read of {@code len} bytes as AutoFile does it; returns the path it took. */
@@ -212,13 +212,62 @@ class AutoChooserTest {
 
     @Test
     void onlyOneCallInSampleEveryIsTimed() {
-        int[] roll = {0};
-        AutoChooser c = new AutoChooser(new AutoThresholds(K4, K4, "test"), true, () -> roll[0]++, () -> 0);
+        // Low bits SAMPLE_EVERY - 1: the next timed call is SAMPLE_EVERY calls away, every time.
+        AutoChooser c = new AutoChooser(new AutoThresholds(K4, K4, "test"), true,
+                () -> AutoChooser.SAMPLE_EVERY - 1, () -> 0);
         int timed = 0;
         for (int i = 0; i < 32 * AutoChooser.SAMPLE_EVERY; i++) {
             timed += (c.route(NATIVE, K4) & TIMED) != 0 ? 1 : 0;
         }
         assertEquals(32, timed);
+    }
+
+    @Test
+    void theDiceAreThrownOnTimedCallsOnlyAndSetTheGapToTheNext() {
+        // Gaps of 1, 5, 64 and 128 calls, then 1 again; the high bits (1) never explore.
+        int[] lows = {0, 4, 63, 127};
+        int[] thrown = {0};
+        AutoChooser c = new AutoChooser(new AutoThresholds(K4, K4, "test"), true,
+                () -> AutoChooser.GAP_SPAN + lows[thrown[0]++ % lows.length], () -> 0);
+        StringBuilder timedAt = new StringBuilder();
+        for (int call = 1; call <= 200; call++) {
+            int how = c.route(NATIVE, K4);
+            if ((how & TIMED) != 0) {
+                timedAt.append(call).append(' ');
+                assertEquals(MAP, how & MAP, "the dice's high bits say this call does not explore");
+            }
+        }
+        assertEquals("1 2 7 71 199 200 ", timedAt.toString());
+        assertEquals(6, thrown[0], "one throw per timed call, none on the others");
+    }
+
+    @Test
+    void eachThreadCountsDownOnItsOwn() throws InterruptedException {
+        AutoChooser c = new AutoChooser(new AutoThresholds(K4, K4, "test"), true,
+                () -> AutoChooser.SAMPLE_EVERY - 1, () -> 0);
+        assertTrue((c.route(NATIVE, K4) & TIMED) != 0, "a thread's first call is timed");
+        for (int i = 1; i < AutoChooser.SAMPLE_EVERY / 2; i++) {
+            assertEquals(MAP, c.route(NATIVE, K4), "call " + i);
+        }
+        // Another thread, on a stripe of its own, half-way through this one's countdown: its first call is timed
+        // too, and its calls do not move this thread's next timed call.
+        int mine = AutoChooser.stripe(Thread.currentThread().threadId());
+        int[] otherTimed = {0};
+        Thread other;
+        do {
+            other = new Thread(() -> {
+                for (int i = 0; i < AutoChooser.SAMPLE_EVERY; i++) {
+                    otherTimed[0] += (c.route(NATIVE, K4) & TIMED) != 0 ? 1 : 0;
+                }
+            });
+        } while (AutoChooser.stripe(other.threadId()) == mine);
+        other.start();
+        other.join();
+        assertEquals(1, otherTimed[0], "the other thread timed its first call and no other");
+        for (int i = AutoChooser.SAMPLE_EVERY / 2; i < AutoChooser.SAMPLE_EVERY; i++) {
+            assertEquals(MAP, c.route(NATIVE, K4), "call " + i);
+        }
+        assertTrue((c.route(NATIVE, K4) & TIMED) != 0, "this thread's next timed call is where its own countdown says");
     }
 
     @Test

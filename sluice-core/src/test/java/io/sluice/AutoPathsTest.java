@@ -188,6 +188,45 @@ class AutoPathsTest {
         }
     }
 
+    @Test
+    void onlyTimedReadsReadTheClock() throws IOException {
+        Path p = Pattern.file(dir.resolve("f"), 64L * PAGE);
+        int[] clockReads = {0};
+        // Adaptive, every read to the mapping, the next timed read always SAMPLE_EVERY reads away.
+        AutoChooser c = new AutoChooser(new AutoThresholds(Long.MAX_VALUE, Long.MAX_VALUE, "test"), true,
+                () -> AutoChooser.SAMPLE_EVERY - 1, () -> {
+                    clockReads[0]++;
+                    return 0;
+                });
+        int reads = 10 * AutoChooser.SAMPLE_EVERY;
+        try (AutoFile f = AutoFile.open(p, OpenSpec.parse(), c, 1, false); Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(100);
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(100);
+            byte[] array = new byte[100];
+            for (int i = 0; i < reads; i++) {
+                long pos = (i * 997L) % (64L * PAGE - 100);
+                byte[] got = switch (i % 3) {
+                    case 0 -> {
+                        assertEquals(100, f.read(seg, pos));
+                        yield seg.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                    }
+                    case 1 -> {
+                        assertEquals(100, f.read(buf.clear(), pos));
+                        assertEquals(100, buf.position());
+                        yield buf.array().clone();
+                    }
+                    default -> {
+                        assertEquals(100, f.read(array, 0, 100, pos));
+                        yield array.clone();
+                    }
+                };
+                assertPattern(got, 100, pos);
+            }
+            assertMapped(f, 64L * PAGE);
+        }
+        assertEquals(2 * reads / AutoChooser.SAMPLE_EVERY, clockReads[0], "two clock reads per timed read");
+    }
+
     private static void assertPattern(byte[] actual, int length, long position) {
         PositionalFileContract.assertPattern(actual, length, position);
     }

@@ -23,8 +23,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * How much the destination's offset into a page costs a page-cache read: sequential {@code FileChannel} reads of
- * {@code readSize} bytes into a buffer that starts {@code offset} bytes after a page boundary. This is the claim behind
+ * How much the destination's offset into a page costs a page-cache read: sequential reads of {@code readSize} bytes
+ * into a buffer that starts {@code offset} bytes after a page boundary, by {@code FileChannel} ({@code how=pread}: the
+ * kernel's copy) or as a copy out of a mapping of the whole file ({@code how=mapped}: the JVM's copy, as MMAP and
+ * AUTO's mapped reads make it). This is the claim behind
  * Sluice's page-aligned buffers ({@code ByteBuffer.allocateDirect} memory starts 16 bytes in): on some CPUs a
  * misaligned destination makes the kernel's copy several times slower; on others it costs nothing. Run it to see
  * which kind this machine is.
@@ -44,6 +46,10 @@ public class AlignmentBenchmark {
     @Param({"4096", "1048576"})
     public int readSize;
 
+    /** {@code pread} or {@code mapped}. */
+    @Param({"pread", "mapped"})
+    public String how;
+
     /** Bytes in the data file, a multiple of every readSize. Default 256 MiB. */
     @Param({"268435456"})
     public long fileSize;
@@ -52,6 +58,9 @@ public class AlignmentBenchmark {
     private FileChannel channel;
     private Arena arena;
     private ByteBuffer buffer;
+    private MemorySegment destination;
+    /** The whole file, for {@code how=mapped}; null otherwise. */
+    private MemorySegment mapping;
     private long position;
 
     @Setup(Level.Trial)
@@ -60,7 +69,13 @@ public class AlignmentBenchmark {
         channel = FileChannel.open(path, StandardOpenOption.READ);
         arena = Arena.ofShared();
         MemorySegment page = arena.allocate(readSize + 4096L, 4096);
-        buffer = page.asSlice(offset, readSize).asByteBuffer();
+        destination = page.asSlice(offset, readSize);
+        buffer = destination.asByteBuffer();
+        if (how.equals("mapped")) {
+            mapping = channel.map(FileChannel.MapMode.READ_ONLY, 0, fileSize, arena);
+        } else if (!how.equals("pread")) {
+            throw new IllegalArgumentException("how must be pread or mapped: " + how);
+        }
     }
 
     @TearDown(Level.Trial)
@@ -73,7 +88,13 @@ public class AlignmentBenchmark {
     /** One read of {@code readSize} bytes, walking the file and wrapping at its end. */
     @Benchmark
     public int read() throws IOException {
-        int n = channel.read(buffer.clear(), position);
+        int n;
+        if (mapping != null) {
+            MemorySegment.copy(mapping, position, destination, 0, readSize);
+            n = readSize;
+        } else {
+            n = channel.read(buffer.clear(), position);
+        }
         position += readSize;
         if (position >= fileSize) {
             position = 0;
