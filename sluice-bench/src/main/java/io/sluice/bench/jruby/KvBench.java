@@ -476,11 +476,7 @@ public final class KvBench {
             long seen = 0;
             KvCursor cur = kv.cursor();
             for (byte[] k : scanKeys) {
-                boolean more = cur.jump(k);
-                for (int j = 0; j < SCAN && more; j++) {
-                    seen += cur.value().length > 0 ? 1 : 0;
-                    more = cur.step();
-                }
+                seen += scanFrom(cur, k);
             }
             emit(out, row, "scan", round, scans, t, c, n);
             if (seen == 0) {
@@ -492,6 +488,30 @@ public final class KvBench {
             }
             Files.deleteIfExists(path);
         }
+    }
+
+    /**
+     * One scan of the {@code KvStore-java} row: up to 100 entries from the first key at or after {@code from}, each
+     * key and value read as a Java user of the cursor reads them (the store's own arrays, no copies) and a byte of
+     * each looked at, as bio-maf's index scan reads both (it unpacks the key to know where to stop and the value to
+     * know what to fetch); {@code kv_bench.rb}'s {@code scan_from} does the same from Ruby. Public so that
+     * {@code scripts/kv-scan-breakdown.rb} can run it beside the Ruby loop on the same store.
+     *
+     * @param cur  the cursor, moved by the scan
+     * @param from where the scan starts
+     * @return the entries whose key's fourth byte (the low byte of its sequence number) and value's last byte are
+     *     both odd: a count both rows compute the same way, so that neither can skip the reads
+     */
+    public static int scanFrom(KvCursor cur, byte[] from) {
+        int seen = 0;
+        boolean more = cur.jump(from);
+        for (int j = 0; j < SCAN && more; j++) {
+            byte[] k = cur.key();
+            byte[] v = cur.value();
+            seen += k[3] & v[v.length - 1] & 1;
+            more = cur.step();
+        }
+        return seen;
     }
 
     /**

@@ -70,13 +70,16 @@ module SluiceKvBench
   # One scan on Kyoto Cabinet's cursor API, written as bio-maf's index scan (Bio::MAF::KyotoIndex#scan_bin) is: a
   # method of its own called per scan, its counters in locals, `cur.get(true)` in a `while`. (Written instead in a
   # block nested in the row's lambda, the counters were variables of the enclosing scope, which JRuby keeps on the
-  # heap: more Ruby work per entry, the same for every row on this API, that bio-maf's code does not do.)
+  # heap: more Ruby work per entry, the same for every row on this API, that bio-maf's code does not do.) A byte of
+  # the key and of the value is read, as bio-maf reads both (it unpacks the key to know where to stop, the value to
+  # know what to fetch), and the count is the Java row's (KvBench.scanFrom): entries whose key's fourth byte (the low
+  # byte of its sequence) and value's last byte are both odd.
   def self.scan_from(cur, key)
     cur.jump(key)
     seen = 0
     j = 0
     while j < SCAN && (pair = cur.get(true))
-      seen += 1 if pair[1].bytesize > 0
+      seen += pair[0].getbyte(3) & pair[1].getbyte(-1) & 1
       j += 1
     end
     seen

@@ -184,4 +184,37 @@ class KvBenchTest {
         assertEquals(16, KvBench.key(123_456).length);
         assertEquals(16, KvBench.value(123_456).length);
     }
+
+    /**
+     * The Java row's scan gets each key and value from the cursor and reads a byte of both, as the Ruby rows' scan
+     * (kv_bench.rb's scan_from) does: its count depends on the keys' bytes and the values', entry by entry in key
+     * order, and stops at the last entry.
+     */
+    @Test
+    void theJavaScanReadsABitOfEveryKeyAndValueInKeyOrder(@TempDir Path tmp) throws Exception {
+        int n = 300;
+        List<Integer> order = new java.util.ArrayList<>();
+        try (io.sluice.db.KvStore kv = io.sluice.db.KvStore.open(tmp.resolve("s.db"), true, true, true)) {
+            for (int i = 0; i < n; i++) {
+                kv.put(KvBench.key(i), KvBench.value(i));
+                order.add(i);
+            }
+            order.sort((a, b) -> java.util.Arrays.compareUnsigned(KvBench.key(a), KvBench.key(b)));
+            io.sluice.db.KvCursor cur = kv.cursor();
+            for (int from : new int[] {0, 10, 137, order.get(n - 40)}) {
+                int at = order.indexOf(from);
+                int expected = 0;
+                int keysOnly = 0;
+                int valuesOnly = 0;
+                for (int e : order.subList(at, Math.min(n, at + 100))) {
+                    expected += KvBench.key(e)[3] & KvBench.value(e)[15] & 1;
+                    keysOnly += KvBench.key(e)[3] & 1;
+                    valuesOnly += KvBench.value(e)[15] & 1;
+                }
+                // A scan that skipped the keys' or the values' bytes would count otherwise.
+                assertTrue(expected != keysOnly && expected != valuesOnly, "from entry " + from);
+                assertEquals(expected, KvBench.scanFrom(cur, KvBench.key(from)), "from entry " + from);
+            }
+        }
+    }
 }
