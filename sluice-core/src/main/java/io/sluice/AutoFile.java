@@ -272,11 +272,15 @@ final class AutoFile extends PositionalFile {
         if (how == AutoChooser.PREAD) {
             return io.readBuffer(dst, position);
         }
-        // The mapping's form is a segment; the buffer's position moves only after a read that went there.
-        MemorySegment seg = MemorySegment.ofBuffer(dst);
-        int n = how == AutoChooser.MAP && map != null ? map.readMapped(seg, position) : MappedFile.UNMAPPED;
+        // The mapping's form is a segment; the buffer's position moves only after a read that went there. Each
+        // path makes its own view of the buffer: one view shared with the timed path, which is not inlined, escaped
+        // there, so the JIT allocated it on every read (42 bytes a read, a young collection a second at 512 B) and
+        // AUTO read 512 B at half MMAP's rate in `sluice bench`, while reads into segments were level.
+        int n = how == AutoChooser.MAP && map != null
+                ? map.readMapped(MemorySegment.ofBuffer(dst), position) : MappedFile.UNMAPPED;
         if (n == MappedFile.UNMAPPED) {
-            n = readSegmentOtherwise(seg, position, dst.isDirect() ? AutoChooser.NATIVE : AutoChooser.HEAP, how);
+            n = readSegmentOtherwise(MemorySegment.ofBuffer(dst), position,
+                    dst.isDirect() ? AutoChooser.NATIVE : AutoChooser.HEAP, how);
         }
         if (n > 0) {
             dst.position(dst.position() + n);
