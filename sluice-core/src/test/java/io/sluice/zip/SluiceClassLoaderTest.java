@@ -588,23 +588,11 @@ class SluiceClassLoaderTest {
     @Test
     void runsAProgramAsTheSystemClassLoader() throws Exception {
         Path picocli = realJar("picocli");
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Path classes = Path.of(SluiceClassLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        ProcessBuilder pb = new ProcessBuilder(java, "-Djava.system.class.loader=" + SluiceClassLoader.class.getName(),
-                "-D" + SluiceClassLoader.CLASS_PATH_PROPERTY + "=" + picocli, "-cp", classes.toString(),
-                "-Xlog:class+load=info", "picocli.AutoComplete", "--help");
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = p.getInputStream()) {
-            in.transferTo(out);
-        }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
+        String text = runAutoCompleteHelp(picocli, "-Xlog:class+load=info");
         assertTrue(text.contains("Usage: picocli.AutoComplete"), text);
         assertTrue(text.contains("picocli.AutoComplete source: " + picocli.toUri().toURL()), text);
     }
+
     /**
      * As the system class loader, opening the class path before the program's first class makes no value-layout
      * var handle, no type switch and no string concatenation or lambda class: in a cold JVM each costs milliseconds
@@ -613,21 +601,7 @@ class SluiceClassLoaderTest {
      */
     @Test
     void opensTheClassPathWithoutSpinningClassesForItsReads() throws Exception {
-        Path picocli = realJar("picocli");
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Path classes = Path.of(SluiceClassLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        ProcessBuilder pb = new ProcessBuilder(java, "-Djava.system.class.loader=" + SluiceClassLoader.class.getName(),
-                "-D" + SluiceClassLoader.CLASS_PATH_PROPERTY + "=" + picocli, "-cp", classes.toString(),
-                "-Xlog:disable", "-Xlog:class+load=info:stdout:none", "picocli.AutoComplete", "--help");
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = p.getInputStream()) {
-            in.transferTo(out);
-        }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
+        String text = runAutoCompleteHelp(realJar("picocli"), "-Xlog:disable", "-Xlog:class+load=info:stdout:none");
         int main = text.indexOf("picocli.AutoComplete source: ");
         assertTrue(main > 0, text);
         List<String> spun = new ArrayList<>();
@@ -642,5 +616,30 @@ class SluiceClassLoaderTest {
             }
         }
         assertEquals(List.of(), spun, "made before the program's first class");
+    }
+
+    /**
+     * Runs picocli's AutoComplete with {@code --help} in a new JVM whose system class loader is a SluiceClassLoader
+     * over {@code picocli} alone, with the JVM options given; returns its output after checking it exited with 0.
+     */
+    private static String runAutoCompleteHelp(Path picocli, String... jvmOptions) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Path classes = Path.of(SluiceClassLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> command = new ArrayList<>(List.of(java,
+                "-Djava.system.class.loader=" + SluiceClassLoader.class.getName(),
+                "-D" + SluiceClassLoader.CLASS_PATH_PROPERTY + "=" + picocli, "-cp", classes.toString()));
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("picocli.AutoComplete", "--help"));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (InputStream in = p.getInputStream()) {
+            in.transferTo(out);
+        }
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), text);
+        return text;
     }
 }
