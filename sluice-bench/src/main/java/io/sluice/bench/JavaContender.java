@@ -123,13 +123,15 @@ abstract class JavaContender implements Contender {
     private long loop(Reader reader, long[] offsets, int blockSize) throws IOException {
         long ops = 0;
         int i = 0;
-        while (!stop) {
+        // At least one stride, even when the sample ended before this thread ran (a short sample on a busy machine):
+        // the rate is over this thread's own time, and a stride of none would report 0 ops/ms.
+        do {
             for (int k = 0; k < STRIDE; k++) {
                 int done = reader.readMany(offsets, i, blockSize);
                 i = (i + done) % offsets.length;
                 ops += done;
             }
-        }
+        } while (!stop);
         return ops;
     }
 }

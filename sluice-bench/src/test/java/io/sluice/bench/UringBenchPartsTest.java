@@ -94,6 +94,21 @@ class UringBenchPartsTest {
         }
     }
 
+    /**
+     * A sample shorter than a thread's start-up still holds work: every thread reads at least one stride, so no row
+     * reports 0 ops/ms because the sample ended before its threads ran (a 10 ms `bench zip` row did, on a busy CI).
+     */
+    @Test
+    void aSampleEndingBeforeItsThreadsRunStillMeasuresSomeReads() throws Exception {
+        Path f = zeros();
+        try (ChannelContender c = ChannelContender.jdkAligned(f, SIZE)) {
+            for (int i = 0; i < 20; i++) {
+                Sample s = c.measure(new Workload(Workload.RANDREAD, BLOCK), 2, 0);
+                assertTrue(s.opsPerMs() > 0 && Double.isFinite(s.opsPerMs()), s::toString);
+            }
+        }
+    }
+
     @Test
     void theWorkloadChoosesVirtualOrPlatformThreads() throws Exception {
         java.util.Set<Boolean> virtual = java.util.concurrent.ConcurrentHashMap.newKeySet();
