@@ -26,6 +26,19 @@ class SluiceMappedWriterTest < Minitest::Test
     assert_equal ALL_BYTES + big.byteslice(100, 50) + "abc" + frozen.b + "grüße".b + "123ab", File.binread(path("w"))
   end
 
+  # One to three Strings per call, each arity a method of its own (see RubyMappedWriter#write): more is refused
+  # whole, before anything is written.
+  def test_writes_one_to_three_strings_per_call
+    Sluice::MappedWriter.open(path("k")) do |w|
+      assert_equal 3, w.write("a", "b", "c")
+      error = assert_raises(ArgumentError) { w.write("d", "e", "f", "g") }
+      assert_match(/wrong number of arguments/, error.message)
+      assert_raises(ArgumentError) { w.write }
+      assert_equal 3, w.position
+    end
+    assert_equal "abc", File.binread(path("k"))
+  end
+
   def test_repeated_counts_come_back_as_one_integer
     chunk = "abcdefg\n" * 128
     Sluice::MappedWriter.open(path("n")) do |w|

@@ -103,19 +103,32 @@ public final class RubyMappedWriter extends RubyObject {
     /**
      * {@code write(string)}: appends the String's bytes (any encoding; frozen is fine; other objects as their
      * {@code to_s}) and returns their number.
+     *
+     * <p>Two and three Strings have methods of their own rather than one taking {@code *strings}: a rest-argument
+     * overload of {@code write} made JRuby bind some one-String call sites through an argument array, which C2 then
+     * failed to remove in about half of the JVMs: 24 more bytes allocated per write, a young collection every few
+     * hundred MB of 1 KiB writes, and the mmap post's harness measuring those JVMs a pass behind
+     * (docs/benchmarks/2026-11-26-seed000-s4.md).
      */
     @JRubyMethod(name = "write")
     public IRubyObject write(ThreadContext context, IRubyObject data) {
         return count(context, append(context, data));
     }
 
-    /** {@code write(*strings)}: appends each in order; returns the number of bytes in all. */
-    @JRubyMethod(name = "write", rest = true)
-    public IRubyObject write(ThreadContext context, IRubyObject[] data) {
-        long n = 0;
-        for (IRubyObject d : data) {
-            n += append(context, d);
-        }
+    /** {@code write(a, b)}: appends both in order; returns the number of bytes in both. */
+    @JRubyMethod(name = "write")
+    public IRubyObject write(ThreadContext context, IRubyObject a, IRubyObject b) {
+        long n = append(context, a);
+        n += append(context, b);
+        return count(context, n);
+    }
+
+    /** {@code write(a, b, c)}: appends the three in order; returns the number of bytes in all. */
+    @JRubyMethod(name = "write")
+    public IRubyObject write(ThreadContext context, IRubyObject a, IRubyObject b, IRubyObject c) {
+        long n = append(context, a);
+        n += append(context, b);
+        n += append(context, c);
         return count(context, n);
     }
 
