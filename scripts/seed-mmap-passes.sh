@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs scripts/seed-mmap-passes.rb for the post's fastest writer and Sluice::MappedWriter in alternating JVMs, from a
+# checkout of jruby-mmap-benchmark the user names (its Java sources compiled into a work directory, as
+# scripts/seed-mmap-harness.sh does), on the JRuby the build fetches and a JDK 22+.
+#
+#   scripts/seed-mmap-passes.sh CHECKOUT [--chunk KIB] [--passes N] [--jvms N] [--dir DIR]
+#
+# Defaults: 1 KiB chunks, 3 passes (pass 1 is the one the post's harness times), 4 JVMs per writer.
+set -euo pipefail
+[ $# -ge 1 ] || { sed -n '5,7p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+checkout=$(cd "$1" && pwd) || exit 2
+shift
+chunk=1 passes=3 jvms=4 dir=${TMPDIR:-/tmp}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --chunk) chunk=$2; shift 2 ;;
+    --passes) passes=$2; shift 2 ;;
+    --jvms) jvms=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ -f "$checkout/mmap_test.rb" ] || { echo "$checkout is not a jruby-mmap-benchmark checkout: no mmap_test.rb" >&2; exit 2; }
+here="$(cd "$(dirname "$0")/.." && pwd)"
+jdk=""
+for c in "${SLUICE_JAVA_HOME:-}" "${JAVA_HOME:-}" /usr/lib/jvm/*; do
+  [ -n "$c" ] && [ -x "$c/bin/javac" ] && [ -f "$c/release" ] || continue
+  v=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' "$c/release")
+  [ -n "$v" ] && [ "$v" -ge 22 ] && { jdk=$c; break; }
+done
+[ -n "$jdk" ] || { echo "no JDK 22 or newer found (set SLUICE_JAVA_HOME)" >&2; exit 3; }
+"$here/sluice" --version >/dev/null
+lib="$here/sluice-cli/target/lib"
+jruby=$(ls "$here"/sluice-cli/target/jruby/jruby-complete-*.jar | head -1)
+cp="$jruby:$lib/sluice-jruby.jar:$lib/sluice-core.jar:$lib/sluice-db.jar:$lib/sluice-maf.jar:$lib/h2-mvstore.jar"
+mkdir -p "$dir"
+work=$(mktemp -d "$dir/seed-mmap-passes.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/target/classes"
+"$jdk/bin/javac" -nowarn -d "$work/target/classes" -cp "$jruby" \
+  "$checkout"/src/main/java/MmapFileExtService.java "$checkout"/src/main/java/com/colinsurprenant/*.java 2>&1 |
+  { grep -v '^Note:' >&2 || true; }
+echo "uptime: $(uptime)"
+for _ in $(seq 1 "$jvms"); do
+  for row in ext sluice; do
+    (cd "$work" && "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" org.jruby.Main \
+       "$here/scripts/seed-mmap-passes.rb" "$checkout" "$chunk" "$row" "$passes" 2>&1 | grep -v -i '^warning\|warn:' || true)
+  done
+done
