@@ -3,7 +3,9 @@
 // Cursor (the file's copy opened by a plain read-only MVStore), rounds interleaved in one JVM, in thread CPU ns per
 // entry (the jump from a random key included, once per 100 entries). The distance between the two is what KvCursor
 // adds to MVStore's walk, and so the most a binding could save by walking the tree in batches itself. Also counts the
-// tree's leaves (each step onto a new leaf is a page cache lookup). A diagnostic for the kv-scan-s4 record.
+// tree's leaves (each step onto a new leaf is a page cache lookup), and the KvCursor walk again with each key and value
+// copied (clone()) before its byte is read: what a Java row would pay for bytes of its own, which bio-maf's scan, reading
+// and dropping each entry, has no need of. A diagnostic for the kv-scan-s4 record.
 //
 //   ./sluice info   # builds sluice-cli/target/lib
 //   L=sluice-cli/target/lib
@@ -86,6 +88,18 @@ public class KvCursorWalk {
         return seen;
     }
 
+    static int kvScanCopies(KvCursor cur, byte[] from) {
+        int seen = 0;
+        boolean more = cur.jump(from);
+        for (int j = 0; j < SCAN && more; j++) {
+            byte[] k = cur.key().clone();
+            byte[] v = cur.value().clone();
+            seen += k[3] & v[v.length - 1] & 1;
+            more = cur.step();
+        }
+        return seen;
+    }
+
     static int mvScan(MVMap<byte[], byte[]> map, byte[] from) {
         int seen = 0;
         Cursor<byte[], byte[]> c = map.cursor(from);
@@ -131,6 +145,7 @@ public class KvCursorWalk {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             List<Double> kvNs = new ArrayList<>();
             List<Double> mvNs = new ArrayList<>();
+            List<Double> copyNs = new ArrayList<>();
             long sink = 0;
             try (KvStore kv = KvStore.open(a, false, false, false)) {
                 MVStore store = new MVStore.Builder().fileName(b.toString()).cacheSize(cacheMegabytes())
@@ -152,25 +167,32 @@ public class KvCursorWalk {
                             sink += mvScan(map, k);
                         }
                         long t2 = threads.getCurrentThreadCpuTime();
+                        for (byte[] k : from) {
+                            sink += kvScanCopies(cur, k);
+                        }
+                        long t3 = threads.getCurrentThreadCpuTime();
                         if (round >= 3) {
                             kvNs.add((t1 - t0) / (double) (SCANS * SCAN));
                             mvNs.add((t2 - t1) / (double) (SCANS * SCAN));
+                            copyNs.add((t3 - t2) / (double) (SCANS * SCAN));
                         }
                     }
                 } finally {
                     store.close();
                 }
             }
-            Collections.sort(kvNs);
-            Collections.sort(mvNs);
-            System.out.printf("thread CPU ns per entry, median of %d rounds (min-max): KvCursor %.1f (%.1f-%.1f), "
-                    + "MVStore's Cursor %.1f (%.1f-%.1f)%s%n", kvNs.size(), kvNs.get(kvNs.size() / 2), kvNs.get(0),
-                    kvNs.get(kvNs.size() - 1), mvNs.get(mvNs.size() / 2), mvNs.get(0), mvNs.get(mvNs.size() - 1),
+            System.out.printf("thread CPU ns per entry, median of %d rounds (min-max): KvCursor %s, MVStore's Cursor %s, "
+                    + "KvCursor with copies %s%s%n", kvNs.size(), median(kvNs), median(mvNs), median(copyNs),
                     sink == 42 ? "!" : "");
         } finally {
             Files.deleteIfExists(a);
             Files.deleteIfExists(b);
         }
+    }
+
+    static String median(List<Double> ns) {
+        Collections.sort(ns);
+        return String.format("%.1f (%.1f-%.1f)", ns.get(ns.size() / 2), ns.get(0), ns.get(ns.size() - 1));
     }
 
     /** KvStore's page cache size (an eighth of the heap, 16 to 1024 MB), so both walks have the same room. */
