@@ -6,6 +6,8 @@
 #   get    cur.get(true)        [key, value] and a step, the pair not looked at
 #   value  cur.get_value(true)  one String and a step, its byte read
 #   step   cur.step             a step, no String
+#   nowalk cur.get              pair's Ruby work on one record: [key, value] and a byte of each, no step (the
+#                               cursor stays on the jump's record, so no store walk and the same two arrays each time)
 #   empty  the loop alone       Ruby's own cost of the loop and its counters, with no call into the store
 # (java and pair count SCAN entries a scan: fewer only for the few random keys within 100 of the end.)
 # The differences between lines are what each part costs. Run from the checkout, after ./sluice has built:
@@ -13,6 +15,7 @@
 #   $JAVA --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -Xmn512m -Djruby.compile.mode=FORCE \
 #     -cp $J:$L/sluice-bench.jar:$L/sluice-jruby.jar:$L/sluice-core.jar:$L/sluice-db.jar:$L/sluice-maf.jar:$L/h2-mvstore.jar \
 #     org.jruby.Main -I sluice-jruby/lib scripts/kv-scan-breakdown.rb [N] [DIR]
+# ONLY=pair,step (in the environment) runs only the lines named.
 require "sluice/db"
 require "java"
 load "uri:classloader:/io/sluice/bench/jruby/kv_bench.rb"
@@ -50,6 +53,18 @@ def scan_get(cur, key, _)
   while j < SCAN && cur.get(true)
     j += 1
   end
+  j
+end
+
+def scan_nowalk(cur, key, _)
+  cur.jump(key)
+  seen = 0
+  j = 0
+  while j < SCAN && (pair = cur.get)
+    seen += pair[0].getbyte(3) & pair[1].getbyte(-1) & 1
+    j += 1
+  end
+  $sink += seen
   j
 end
 
@@ -106,8 +121,10 @@ begin
     "get" => method(:scan_get),
     "value" => method(:scan_value),
     "step" => method(:scan_step),
+    "nowalk" => method(:scan_nowalk),
     "empty" => method(:scan_empty),
   }
+  variants.select! { |name, _| ENV["ONLY"].split(",").include?(name) } if ENV["ONLY"]
   $sink = 0
   results = Hash.new { |h, k| h[k] = [] }
   bytes = Hash.new { |h, k| h[k] = [] }

@@ -150,6 +150,27 @@ class SluiceDBTest < Minitest::Test
     db.close
   end
 
+  # The Strings a read returns share the store's own arrays until changed (no copy per read): a change in place must
+  # copy them first, never write into the store's cached records.
+  def test_changing_a_string_read_in_place_leaves_the_store_unchanged
+    db = open_db
+    db.set("key", "value")
+    cur = db.cursor
+    assert cur.jump
+    read = [db.get("key"), db["key"], db.get_bulk(["key"])["key"], db.match_prefix("k").first,
+            cur.key, cur.value, *cur.get]
+    read.each do |s|
+      s.setbyte(0, 0x58)
+      s[1] = "Y"
+    end
+    assert_equal %w[XYlue XYlue XYlue XYy XYy XYlue XYy XYlue], read
+    assert_equal "value", db.get("key")
+    assert cur.jump("key"), "the key is still there"
+    assert_equal %w[key value], cur.get
+    assert_equal({ "key" => "value" }, db.to_hash)
+    db.close
+  end
+
   def test_transactions_that_abort_leave_nothing
     db = open_db
     db.set("keep", "1")
