@@ -268,6 +268,18 @@ public final class Ring implements AutoCloseable {
     }
 
     /**
+     * Publishes the prepared entries without entering the kernel, for a caller that enters itself (timings of other
+     * ways to enter).
+     *
+     * @return entries published and not yet consumed by the kernel
+     */
+    public int publish() {
+        // Release: the entries written before must be visible to the kernel before the tail that covers them.
+        INT.setRelease(sqRing, sqTailOff, sqTailLocal);
+        return unsubmitted();
+    }
+
+    /**
      * Publishes the prepared entries and enters the kernel to submit them, optionally waiting for completions.
      *
      * @param state  errno capture memory owned by the calling thread ({@link Native#newCallState()})
@@ -276,9 +288,7 @@ public final class Ring implements AutoCloseable {
      *         to retry after reaping
      */
     public int submit(MemorySegment state, int minComplete) {
-        // Release: the entries written above must be visible to the kernel before the tail that covers them.
-        INT.setRelease(sqRing, sqTailOff, sqTailLocal);
-        int toSubmit = unsubmitted();
+        int toSubmit = publish();
         int enterFlags = minComplete > 0 ? IORING_ENTER_GETEVENTS : 0;
         if ((flags & IORING_SETUP_SQPOLL) != 0) {
             // Full fence: our tail store above must be ordered before reading NEED_WAKEUP, or we could miss that the
