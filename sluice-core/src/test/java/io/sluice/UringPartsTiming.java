@@ -46,10 +46,7 @@ import java.util.SplittableRandom;
  *   <li>{@code raw-read-coop}: a ring set up with {@code COOP_TASKRUN};
  *   <li>{@code raw-read-single}: a ring set up with {@code SINGLE_ISSUER | DEFER_TASKRUN}, entered with GETEVENTS;
  *   <li>{@code lane-read}: a READ of the registered file through the calling thread's lane (lock, slot, drain);
- *   <li>{@code IO_URING-direct}, {@code IO_URING-heap}: the engine's positional reads (cached: from the calling
- *       thread, {@code preadv2(RWF_NOWAIT)});
- *   <li>{@code IO_URING-ring-direct}, {@code IO_URING-ring-heap}: the same through the ring, as with
- *       {@code -Dsluice.uring.inline=false};
+ *   <li>{@code IO_URING-direct}, {@code IO_URING-heap}: the engine's positional reads through its ring;
  *   <li>{@code CHANNEL-heap}: the CHANNEL engine's read into a heap buffer.
  * </ul>
  *
@@ -184,7 +181,6 @@ public final class UringPartsTiming {
         try (Arena arena = Arena.ofShared();
                 FileChannel jdk = FileChannel.open(file, StandardOpenOption.READ);
                 PositionalFile uring = PositionalFile.open(file, Engine.IO_URING);
-                PositionalFile ringOnly = ((UringFile) PositionalFile.open(file, Engine.IO_URING)).ringOnly();
                 PositionalFile channel = PositionalFile.open(file, Engine.CHANNEL)) {
             ByteBuffer heap = ByteBuffer.allocate(LEN);
             ByteBuffer direct = ByteBuffer.allocateDirect(LEN);
@@ -229,8 +225,6 @@ public final class UringPartsTiming {
                     null)));
             rows.put("IO_URING-direct", p -> uring.read(direct.clear(), p));
             rows.put("IO_URING-heap", p -> uring.read(heap.clear(), p));
-            rows.put("IO_URING-ring-direct", p -> ringOnly.read(direct.clear(), p));
-            rows.put("IO_URING-ring-heap", p -> ringOnly.read(heap.clear(), p));
             rows.put("CHANNEL-heap", p -> channel.read(heap.clear(), p));
             if (only != null) {
                 rows.keySet().retainAll(only);
