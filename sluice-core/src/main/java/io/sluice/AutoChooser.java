@@ -14,9 +14,8 @@ import java.util.function.LongSupplier;
  * other way, so that the path not taken is still measured. Once the preferred path's cost is known, how often a
  * class is timed follows that cost: a timed read cost several untimed ones among random 512-byte reads (the clock, the
  * record, code and data that untimed reads do not touch), so a settled class of cheap reads is timed once in up to
- * {@code SAMPLE_EVERY << }{@value #MAX_BACKOFF} calls, while a class of large reads, beside which the clock is
- * nothing, is timed on nearly every call and so explores every few dozen reads: at 1 MiB which path wins changes
- * from one run to the next, and a few samples an hour are not enough to see it. Which calls are timed is a countdown per thread (threads share a countdown only
+ * {@code SAMPLE_EVERY << }{@value #MAX_BACKOFF} calls; a class whose reads take long enough that timing one in
+ * {@value #SAMPLE_EVERY} is within the budget stays at that rate. Which calls are timed is a countdown per thread (threads share a countdown only
  * when their ids fall in the same of {@value #STRIPES} stripes, which costs a few samples, never a result): an
  * untimed call does one decrement in memory no other thread writes, and draws nothing. The draw, from the dice, is
  * made on a timed call only and gives both whether that call explores and how many calls the next timed one is away
@@ -61,8 +60,8 @@ final class AutoChooser {
     /**
      * What one timed call may cost, spread over the calls up to the next, in nanoseconds of the class's own reads:
      * 200 times the 800 ns a timed read cost above an untimed one among random 512-byte reads of a 512 MiB file
-     * (docs/benchmarks/2026-11-26-auto-s3.md), so timing takes about 0.5% of the time a class's reads take. A class
-     * whose reads take 160 µs or more is timed on every call; a settled 512-byte class once in 1024.
+     * (docs/benchmarks/2026-11-26-auto-s3.md), so timing takes about 0.5% of the time a class's reads take: a settled
+     * 512-byte class is timed once in 1024 calls, a settled 4 KiB one once in 256.
      */
     static final long TIMING_BUDGET_NANOS = 200 * 800;
     /** Countdowns, one per stripe of thread ids; a power of two. */
@@ -107,8 +106,8 @@ final class AutoChooser {
         /**
          * [kind * CLASSES + size class]: log2 of the mean number of calls from a timed call of the class to the next
          * timed call; {@link #LEARNING_SHIFT} until the preferred path's cost is known, then what
-         * {@link #TIMING_BUDGET_NANOS} allows for that cost, but never sparser than learning while the class is in
-         * doubt, nor than {@link #MAX_BACKOFF} halvings sparser once settled.
+         * {@link #TIMING_BUDGET_NANOS} allows for that cost, but never denser than learning, never sparser while the
+         * class is in doubt, nor more than {@link #MAX_BACKOFF} halvings sparser once settled.
          */
         final byte[] gapShift = new byte[2 * CLASSES];
 
@@ -184,8 +183,7 @@ final class AutoChooser {
     /**
      * A timed call of class {@code i}, preferring {@code p}: draws the next gap and whether this call explores. The
      * gap's mean follows the class's cost ({@link Samples#gapShift}): a read that takes 100 ns is timed rarely once
-     * its class is settled, since a timed read costs several untimed ones; a read of a megabyte nearly always, since
-     * the clock is nothing beside it and only samples of both paths tell which is faster.
+     * its class is settled, since a timed read costs several untimed ones.
      */
     private int timed(int i, int p, int s) {
         int r = dice.getAsInt();
@@ -239,7 +237,11 @@ final class AutoChooser {
             return LEARNING_SHIFT;
         }
         double gap = TIMING_BUDGET_NANOS / nanos;
-        return gap < 2 ? 0 : Math.min(most, 63 - Long.numberOfLeadingZeros((long) Math.min(gap, 1L << 40)));
+        int shift = gap < 2 ? 0 : 63 - Long.numberOfLeadingZeros((long) Math.min(gap, 1L << 40));
+        // Never denser than while learning: timing 1 MiB reads on every other call made the class change path 24
+        // times in one bench cell (the path not taken keeps an old floor while the taken one's follows the load) and
+        // did not bring its rate up (docs/benchmarks/2026-11-26-auto-s4.md).
+        return Math.max(LEARNING_SHIFT, Math.min(most, shift));
     }
 
     /** The path now preferred for {@code length} bytes into {@code kind} memory (for tests and {@code sluice info}). */
