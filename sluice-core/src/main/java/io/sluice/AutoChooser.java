@@ -9,9 +9,13 @@ import java.util.function.LongSupplier;
  * destination (native memory, heap memory) and power-of-two size class, started from {@link AutoThresholds} and then
  * moved by the rates the calls themselves show.
  *
- * <p>Timing every call would cost two clock reads on reads that take a few hundred nanoseconds, so about one call in
- * {@value #SAMPLE_EVERY} is timed, and one timed call in {@value #EXPLORE_EVERY} goes the other way, so that the
- * path not taken is still measured. Which calls are timed is a countdown per thread (threads share a countdown only
+ * <p>Timing every call would cost two clock reads on reads that take a few hundred nanoseconds, so while a class
+ * learns about one call in {@value #SAMPLE_EVERY} is timed, and one timed call in {@value #EXPLORE_EVERY} goes the
+ * other way, so that the path not taken is still measured. Once the preferred path's cost is known, how often a
+ * class is timed follows that cost: a timed read cost several untimed ones among random 512-byte reads (the clock, the
+ * record, code and data that untimed reads do not touch), so a settled class of cheap reads is timed once in up to
+ * {@code SAMPLE_EVERY << }{@value #MAX_BACKOFF} calls; a class whose reads take long enough that timing one in
+ * {@value #SAMPLE_EVERY} is within the budget stays at that rate. Which calls are timed is a countdown per thread (threads share a countdown only
  * when their ids fall in the same of {@value #STRIPES} stripes, which costs a few samples, never a result): an
  * untimed call does one decrement in memory no other thread writes, and draws nothing. The draw, from the dice, is
  * made on a timed call only and gives both whether that call explores and how many calls the next timed one is away
@@ -45,9 +49,21 @@ final class AutoChooser {
     static final int TIMED = 2;
 
     static final int SAMPLE_EVERY = 64;
-    /** The calls from one timed call to the next are 1 plus the dice's low bits below this: 1 to 128. */
+    /**
+     * The calls from one timed call to the next are 1 plus the dice's low bits below this (1 to 128) while a class
+     * is learning, scaled by the class's {@link Samples#gapShift} once its cost is known.
+     */
     static final int GAP_SPAN = 2 * SAMPLE_EVERY;
     private static final int GAP_BITS = Integer.numberOfTrailingZeros(GAP_SPAN);
+    /** log2 of {@link #SAMPLE_EVERY}: the gap shift that keeps the dice's gaps as they are. */
+    static final int LEARNING_SHIFT = Integer.numberOfTrailingZeros(SAMPLE_EVERY);
+    /**
+     * What one timed call may cost, spread over the calls up to the next, in nanoseconds of the class's own reads:
+     * 200 times the 800 ns a timed read cost above an untimed one among random 512-byte reads of a 512 MiB file
+     * (docs/benchmarks/2026-11-26-auto-s3.md), so timing takes about 0.5% of the time a class's reads take: a settled
+     * 512-byte class is timed once in 1024 calls, a settled 4 KiB one once in 256.
+     */
+    static final long TIMING_BUDGET_NANOS = 200 * 800;
     /** Countdowns, one per stripe of thread ids; a power of two. */
     static final int STRIPES = 64;
     /** Ints from one stripe's countdown to the next: 128 bytes, two cache lines, as adjacent lines are fetched in pairs. */
@@ -87,6 +103,17 @@ final class AutoChooser {
         final byte[] backoff = new byte[2 * CLASSES];
         /** [kind * CLASSES + size class]: how many times the preference changed (for {@link #describe}). */
         final int[] flips = new int[2 * CLASSES];
+        /**
+         * [kind * CLASSES + size class]: log2 of the mean number of calls from a timed call of the class to the next
+         * timed call; {@link #LEARNING_SHIFT} until the preferred path's cost is known, then what
+         * {@link #TIMING_BUDGET_NANOS} allows for that cost, but never denser than learning, never sparser while the
+         * class is in doubt, nor more than {@link #MAX_BACKOFF} halvings sparser once settled.
+         */
+        final byte[] gapShift = new byte[2 * CLASSES];
+
+        Samples() {
+            java.util.Arrays.fill(gapShift, (byte) LEARNING_SHIFT);
+        }
     }
 
     /**
@@ -153,10 +180,14 @@ final class AutoChooser {
         return timed(i, p, s);
     }
 
-    /** A timed call of class {@code i}, preferring {@code p}: draws the next gap and whether this call explores. */
+    /**
+     * A timed call of class {@code i}, preferring {@code p}: draws the next gap and whether this call explores. The
+     * gap's mean follows the class's cost ({@link Samples#gapShift}): a read that takes 100 ns is timed rarely once
+     * its class is settled, since a timed read costs several untimed ones.
+     */
     private int timed(int i, int p, int s) {
         int r = dice.getAsInt();
-        countdown[s] = 1 + (r & (GAP_SPAN - 1));
+        countdown[s] = 1 + (((r & (GAP_SPAN - 1)) << samples.gapShift[i]) >>> LEARNING_SHIFT);
         return ((r >>> GAP_BITS) % (EXPLORE_EVERY << samples.backoff[i]) == 0 ? 1 - p : p) | TIMED;
     }
 
@@ -179,19 +210,38 @@ final class AutoChooser {
         s.floor[mine] = n == 0 ? x : Math.min(x, s.floor[mine] * RISE);
         s.count[mine] = n + 1;
         int p = prefer[PAD + i];
-        if (s.count[2 * i + p] < MIN_SAMPLES || s.count[2 * i + 1 - p] < MIN_SAMPLES) {
-            return;
+        if (s.count[2 * i + p] >= MIN_SAMPLES && s.count[2 * i + 1 - p] >= MIN_SAMPLES) {
+            double preferred = s.floor[2 * i + p];
+            double other = s.floor[2 * i + 1 - p];
+            if (other * 100 < preferred * (100 - MARGIN_PERCENT)) {
+                p = 1 - p;
+                prefer[PAD + i] = (byte) p;
+                s.backoff[i] = 0;
+                s.flips[i]++;
+            } else if (path != p) {
+                boolean clearlySlower = other * 100 > preferred * (100 + MARGIN_PERCENT);
+                s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
+            }
         }
-        double preferred = s.floor[2 * i + p];
-        double other = s.floor[2 * i + 1 - p];
-        if (other * 100 < preferred * (100 - MARGIN_PERCENT)) {
-            prefer[PAD + i] = (byte) (1 - p);
-            s.backoff[i] = 0;
-            s.flips[i]++;
-        } else if (path != p) {
-            boolean clearlySlower = other * 100 > preferred * (100 + MARGIN_PERCENT);
-            s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
+        s.gapShift[i] = (byte) gapShift(s.count[2 * i + p] == 0 ? 0 : s.floor[2 * i + p] * length, s.backoff[i]);
+    }
+
+    /**
+     * The gap shift for a class whose preferred path takes {@code nanos} a read (0: not known yet) and that has
+     * backed off exploring {@code backoff} times: the mean gap is the largest power of two at which timing stays
+     * within {@link #TIMING_BUDGET_NANOS} of the class's reads, at most {@link #LEARNING_SHIFT} plus the back-off.
+     */
+    static int gapShift(double nanos, int backoff) {
+        int most = LEARNING_SHIFT + backoff;
+        if (!(nanos > 0)) {
+            return LEARNING_SHIFT;
         }
+        double gap = TIMING_BUDGET_NANOS / nanos;
+        int shift = gap < 2 ? 0 : 63 - Long.numberOfLeadingZeros((long) Math.min(gap, 1L << 40));
+        // Never denser than while learning: timing 1 MiB reads on every other call made the class change path 24
+        // times in one bench cell (the path not taken keeps an old floor while the taken one's follows the load) and
+        // did not bring its rate up (docs/benchmarks/2026-11-26-auto-s4.md).
+        return Math.max(LEARNING_SHIFT, Math.min(most, shift));
     }
 
     /** The path now preferred for {@code length} bytes into {@code kind} memory (for tests and {@code sluice info}). */
@@ -227,7 +277,8 @@ final class AutoChooser {
                         .append(" (map ").append(floorText(s, 2 * i + MAP, top)).append(" n=").append(maps)
                         .append(", pread ").append(floorText(s, 2 * i + PREAD, top)).append(" n=").append(preads)
                         .append(", ").append(s.flips[i]).append(s.flips[i] == 1 ? " change" : " changes")
-                        .append(", explores 1 read in ").append(SAMPLE_EVERY * (EXPLORE_EVERY << s.backoff[i]))
+                        .append(", explores 1 read in ").append((EXPLORE_EVERY << s.backoff[i]) << s.gapShift[i])
+                        .append(", times 1 in ").append(1 << s.gapShift[i])
                         .append(')');
             }
         }

@@ -267,21 +267,34 @@ final class AutoFile extends PositionalFile {
 
     @Override
     int readBuffer(ByteBuffer dst, long position) throws IOException {
-        int len = dst.remaining();
-        int how = chooser.route(dst.isDirect() ? AutoChooser.NATIVE : AutoChooser.HEAP, len);
+        int how = chooser.route(dst.isDirect() ? AutoChooser.NATIVE : AutoChooser.HEAP, dst.remaining());
+        // Only the untimed mapped read is here, to keep this method's compiled code small: HotSpot inlines a method
+        // already compiled into more than InlineSmallCode (2,500 bytes on x86-64) into no caller compiled after it
+        // ("already compiled into a big method"), and random 512-byte reads reached through such a call ran at
+        // 0.55 to 0.85 of inlined ones in `sluice bench`. With pread, the timed path and a second segment view here
+        // it compiled to 3,656 bytes; now 2,888 (MMAP's readBuffer: 2,512), so still over (2026-11-26-auto-s4.md).
+        if (how == AutoChooser.MAP && map != null) {
+            int n = map.readMapped(MemorySegment.ofBuffer(dst), position);
+            if (n > 0) {
+                dst.position(dst.position() + n);
+                return n;
+            }
+            if (n != MappedFile.UNMAPPED) {
+                return n; // -1: a copy that failed went on in the mapping's engine, which found the end
+            }
+        }
+        return readBufferOtherwise(dst, position, how);
+    }
+
+    /** A read by pread, a timed read, or one the mapping does not cover; the buffer moves past what was read. */
+    private int readBufferOtherwise(ByteBuffer dst, long position, int how) throws IOException {
         if (how == AutoChooser.PREAD) {
             return io.readBuffer(dst, position);
         }
-        // The mapping's form is a segment; the buffer's position moves only after a read that went there. Each
-        // path makes its own view of the buffer: one view shared with the timed path, which is not inlined, escaped
-        // there, so the JIT allocated it on every read (42 bytes a read, a young collection a second at 512 B) and
-        // AUTO read 512 B at half MMAP's rate in `sluice bench`, while reads into segments were level.
-        int n = how == AutoChooser.MAP && map != null
-                ? map.readMapped(MemorySegment.ofBuffer(dst), position) : MappedFile.UNMAPPED;
-        if (n == MappedFile.UNMAPPED) {
-            n = readSegmentOtherwise(MemorySegment.ofBuffer(dst), position,
-                    dst.isDirect() ? AutoChooser.NATIVE : AutoChooser.HEAP, how);
-        }
+        // The mapping's form is a segment, made here and not shared with readBuffer: a view that reached a call
+        // that is not inlined escaped, and the JIT allocated it on every read.
+        int n = readSegmentOtherwise(MemorySegment.ofBuffer(dst), position,
+                dst.isDirect() ? AutoChooser.NATIVE : AutoChooser.HEAP, how);
         if (n > 0) {
             dst.position(dst.position() + n);
         }

@@ -29,6 +29,10 @@ class AutoChooserTest {
         int spikeEvery;
         double spikeFactor;
         int timed;
+        /** Added to the dice: the low bits set the gap to the next timed call (0: every call is timed). */
+        int low;
+        /** Calls the chooser timed. */
+        int timedCalls;
         /** The first timed call by the mapping costs this many times as much (a cold start); 0: no such call. */
         double coldFactor;
         boolean coldSeen;
@@ -39,7 +43,7 @@ class AutoChooserTest {
             this.preadNanosPerByte = pread;
             // Multiples of GAP_SPAN: every call is timed, and every EXPLORE_EVERY-th goes the other way.
             this.chooser = new AutoChooser(new AutoThresholds(nativeMapMax, nativeMapMax, "test"), true,
-                    () -> AutoChooser.GAP_SPAN * roll++, () -> now);
+                    () -> AutoChooser.GAP_SPAN * roll++ + low, () -> now);
         }
 
         /** One read of {@code len} bytes as AutoFile does it; returns the path it took. */
@@ -47,6 +51,7 @@ class AutoChooserTest {
             int how = chooser.route(NATIVE, len);
             int path = how & MAP;
             if ((how & TIMED) != 0) {
+                timedCalls++;
                 long t0 = chooser.now();
                 double cost = (path == MAP ? mapNanosPerByte : preadNanosPerByte) * len;
                 if (spikeEvery > 0 && ++timed % spikeEvery == 0) {
@@ -153,6 +158,43 @@ class AutoChooserTest {
             assertTrue(++calls <= AutoChooser.EXPLORE_EVERY << AutoChooser.MAX_BACKOFF,
                     "still on the mapping after " + calls + " calls");
         }
+    }
+
+    @Test
+    void aSettledClassOfCheapReadsIsTimedRarely() {
+        // 512 bytes at 51 ns by the mapping, pread three times slower: settled, timing once in 1024 calls costs
+        // 0.1 ns a call, where once in 64 took several percent of the rate.
+        Script s = new Script(M1, 0.1, 0.3);
+        for (int i = 0; i < 400; i++) {
+            s.call(512);
+        }
+        s.low = AutoChooser.SAMPLE_EVERY; // the mean gap
+        s.timedCalls = 0;
+        for (int i = 0; i < 10 * 1025; i++) {
+            s.call(512);
+        }
+        assertEquals(10, s.timedCalls, "a settled class of 51 ns reads is timed once in 1025 calls");
+        assertTrue(s.chooser.describe().contains("times 1 in 1024"), s.chooser.describe());
+        // 4 KiB at 409 ns: once in 256 (160 µs over 409 ns is 391); 64 KiB at 6.6 µs: as while learning, never denser.
+        Script mid = new Script(M1, 0.1, 0.3);
+        for (int i = 0; i < 400; i++) {
+            mid.call(K4);
+            mid.call(64 * 1024);
+        }
+        assertTrue(mid.chooser.describe().contains("native 4 KiB: map (map 409 ns n="), mid.chooser.describe());
+        assertTrue(mid.chooser.describe().contains("times 1 in 256)"), mid.chooser.describe());
+        assertTrue(mid.chooser.describe().contains("times 1 in 64)"), mid.chooser.describe());
+        // In doubt (the paths within the margin), a cheap class is timed as often as while it learns.
+        Script doubt = new Script(M1, 0.100, 0.090);
+        for (int i = 0; i < 400; i++) {
+            doubt.call(512);
+        }
+        doubt.low = AutoChooser.SAMPLE_EVERY;
+        doubt.timedCalls = 0;
+        for (int i = 0; i < 10 * 65; i++) {
+            doubt.call(512);
+        }
+        assertEquals(10, doubt.timedCalls);
     }
 
     @Test
