@@ -226,7 +226,10 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      * opened before a program's first class, where the JVM's first mapping, arena and segment cost milliseconds of
      * set-up (see {@link ArchiveBytes}) that one read does not. The array is held until the archive is unreachable, so
      * this is for archives that stay open and small; reads of it take no lock either, and a file truncated after the
-     * read no longer matters to it.
+     * read no longer matters to it. Unlike a mapping's, a {@link #mappedBytes} view of such an archive stays readable
+     * after {@link #close()}: it is the array.
+     *
+     * @throws IOException naming the path and the offset if the read fails; otherwise as {@link #open(Path, Charset)}
      */
     static ConcurrentZipFile open(Path path, Charset legacyCharset, int inMemoryUpTo) throws IOException {
         Objects.requireNonNull(path, "path");
@@ -239,10 +242,16 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             } else {
                 held = new byte[(int) size];
                 int at = 0;
-                // In pieces: a heap buffer is read through a temporary direct one of its size, which the thread keeps.
-                for (int n; at < held.length && (n = ch.read(ByteBuffer.wrap(held, at, Math.min(64 * 1024,
-                        held.length - at)), at)) > 0;) {
-                    at += n;
+                try {
+                    // In pieces: a heap buffer is read through a temporary direct one of its size, which the thread
+                    // keeps.
+                    for (int n; at < held.length && (n = ch.read(ByteBuffer.wrap(held, at, Math.min(64 * 1024,
+                            held.length - at)), at)) > 0;) {
+                        at += n;
+                    }
+                } catch (IOException e) {
+                    throw new IOException("reading " + path + " into memory failed at offset " + at + " of " + size
+                            + ": " + e.getMessage(), e);
                 }
                 if (at < held.length) {
                     // Cut by another process since its size was read: parse what is there, as a mapping of it would.
