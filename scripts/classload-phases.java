@@ -1,6 +1,9 @@
 // scripts/classload-phases.java: where the time of `sluice bench classload`'s loads goes on 1 and 2 threads, by
 // wall time and by the threads' own CPU time, for URLClassLoader, SluiceClassLoader and the JVM's part alone
-// (define-only: the classes defined from bytes read beforehand). CPU time per item that grows from 1 to 2 threads is
+// (define-only: the classes defined from bytes read beforehand), and the reads alone (ZipFile-read: the class file's
+// bytes found and read through a JarFile per jar, as URLClassPath reads them; ConcurrentZipFile-read: the same through
+// ConcurrentZipFile), so that a load's CPU time splits into reading (with inflating), defining, and the loader's
+// own rest. CPU time per item that grows from 1 to 2 threads is
 // work that contends (shared cache lines, spinning); wall time that grows without it is waiting (a lock, a class
 // another thread is defining, or no free core on a loaded machine). Run from the checkout, after a build, under the
 // benchmark lock:
@@ -96,7 +99,8 @@ class ClassLoadPhases {
                 }
             }
         }
-        String[] loaders = {"URLClassLoader", "SluiceClassLoader", "define-only"};
+        String[] loaders = {"URLClassLoader", "SluiceClassLoader", "define-only", "ZipFile-read",
+            "ConcurrentZipFile-read"};
         int[] threadCounts = {1, 2};
         // [loader][threads][round] -> {wall ns, class cpu ns, resource cpu ns}
         long[][][][] m = new long[loaders.length][threadCounts.length][rounds][];
@@ -131,6 +135,26 @@ class ClassLoadPhases {
         }
     }
 
+    /** The bytes of {@code name} from the first jar that has it, by whichever reader is open. */
+    static int read(String name, List<java.util.jar.JarFile> jdkJars, List<ConcurrentZipFile> zips)
+            throws java.io.IOException {
+        for (java.util.jar.JarFile j : jdkJars) {
+            java.util.jar.JarEntry e = j.getJarEntry(name);
+            if (e != null) {
+                try (InputStream in = j.getInputStream(e)) {
+                    return in.readAllBytes().length;
+                }
+            }
+        }
+        for (ConcurrentZipFile z : zips) {
+            ConcurrentZipFile.Entry e = z.getEntry(name);
+            if (e != null) {
+                return z.readAllBytes(e).length;
+            }
+        }
+        return 0;
+    }
+
     interface Of {
         double of(long[] x);
     }
@@ -156,8 +180,19 @@ class ClassLoadPhases {
             l = new URLClassLoader(urls, ClassLoader.getPlatformClassLoader());
         } else if (loader.equals("SluiceClassLoader")) {
             l = new SluiceClassLoader(jars, ClassLoader.getPlatformClassLoader());
-        } else {
+        } else if (loader.equals("define-only")) {
             l = new Held(bytes, from);
+        } else {
+            l = null;
+        }
+        List<java.util.jar.JarFile> jdkJars = new ArrayList<>();
+        List<ConcurrentZipFile> zips = new ArrayList<>();
+        for (Path j : jars) {
+            if (loader.equals("ZipFile-read")) {
+                jdkJars.add(new java.util.jar.JarFile(j.toFile()));
+            } else if (loader.equals("ConcurrentZipFile-read")) {
+                zips.add(ConcurrentZipFile.open(j));
+            }
         }
         int nc = classes.size();
         int total = nc + resources.size();
@@ -170,7 +205,15 @@ class ClassLoadPhases {
             ts[t] = new Thread(() -> {
                 for (int k; (k = next.getAndIncrement()) < total; ) {
                     long c0 = MX.getCurrentThreadCpuTime();
-                    if (k < nc) {
+                    if (l == null) {
+                        String name = k < nc ? classes.get(k).replace('.', '/').concat(".class") : resources.get(k - nc);
+                        try {
+                            read(name, jdkJars, zips);
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                        (k < nc ? clsCpu : resCpu)[me] += MX.getCurrentThreadCpuTime() - c0;
+                    } else if (k < nc) {
                         try {
                             Class.forName(classes.get(k), false, l);
                         } catch (ClassNotFoundException | LinkageError e) {
@@ -196,6 +239,12 @@ class ClassLoadPhases {
         }
         if (l instanceof java.io.Closeable c) {
             c.close();
+        }
+        for (java.util.jar.JarFile j : jdkJars) {
+            j.close();
+        }
+        for (ConcurrentZipFile z : zips) {
+            z.close();
         }
         long wall = System.nanoTime() - start;
         return new long[] {wall, Arrays.stream(clsCpu).sum(), Arrays.stream(resCpu).sum()};

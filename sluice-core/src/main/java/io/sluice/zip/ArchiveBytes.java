@@ -6,9 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Reads of an archive's bytes (a mapping, a slice of one, or memory given by a caller): little-endian fields and
- * copies into arrays, through a {@link ByteBuffer} view of the segment when the segment fits in one (up to 2 GiB,
- * every jar in practice), through the segment's value layouts otherwise.
+ * Reads of an archive's bytes (a mapping, a slice of one, memory given by a caller, or an array the archive was read
+ * into): little-endian fields and copies into arrays, through a {@link ByteBuffer} view of the segment when the
+ * segment fits in one (up to 2 GiB, every jar in practice), through the segment's value layouts otherwise.
  *
  * <p>Why a view: a class loader opens its class path's jars before a program's first class, in a cold JVM. There the
  * first read of a segment through a {@link ValueLayout} makes the layout's {@code VarHandle} and spins method handle
@@ -21,12 +21,26 @@ import java.nio.ByteOrder;
  * <p>Threads share one instance: only absolute reads are made, and nothing changes the view's position or limit.
  */
 final class ArchiveBytes {
+    /** Null when the bytes are an array: no segment is made for one, since the first segment a JVM makes costs. */
     private final MemorySegment segment;
     /** Little-endian, or null when the segment is too big for a buffer (or not one a buffer can view). */
     private final ByteBuffer view;
+    private final long size;
+
+    /**
+     * Reads of {@code array}, with no {@link MemorySegment}: the first segment of any kind a JVM makes initializes the
+     * FFM runtime (its session classes spin two lambdas, its layouts' helpers five method handle classes), milliseconds
+     * a class loader opening small jars before a program's first class would otherwise pay.
+     */
+    ArchiveBytes(byte[] array) {
+        this.segment = null;
+        this.view = ByteBuffer.wrap(array).order(ByteOrder.LITTLE_ENDIAN);
+        this.size = array.length;
+    }
 
     ArchiveBytes(MemorySegment segment) {
         this.segment = segment;
+        this.size = segment.byteSize();
         ByteBuffer v = null;
         if (segment.byteSize() <= Integer.MAX_VALUE) {
             try {
@@ -40,7 +54,7 @@ final class ArchiveBytes {
 
     /** The number of bytes. */
     long size() {
-        return segment.byteSize();
+        return size;
     }
 
     byte byteAt(long pos) {

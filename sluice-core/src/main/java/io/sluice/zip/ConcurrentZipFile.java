@@ -129,8 +129,11 @@ import java.util.zip.ZipException;
 public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZipFile.Entry> {
     private final Path path;
     private final String name;
+    /** The mapping (or the caller's segment); null when the archive was read into {@link #held} instead. */
     private final MemorySegment file;
-    /** Reads of {@link #file}, by which the directory, local headers and entries' bytes are read. */
+    /** The whole archive, when a small one was read into memory at open (see {@link #open(Path, Charset, int)}). */
+    private final byte[] held;
+    /** Reads of {@link #file} or {@link #held}, by which the directory, local headers and entries' bytes are read. */
     private final ArchiveBytes bytes;
     /** Null when the archive is a segment given by the caller (tests, fuzzing), which owns its memory. */
     private final Arena arena;
@@ -145,17 +148,23 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
 
     private ConcurrentZipFile(Path path, String name, MemorySegment file, Arena arena, Charset legacyCharset)
             throws ZipException {
-        this(path, name, file, arena, legacyCharset, null);
+        this(path, name, file, null, arena, legacyCharset, null);
     }
 
     private ConcurrentZipFile(Path path, String name, MemorySegment file, Arena arena, Charset legacyCharset,
             ConcurrentZipFile outer) throws ZipException {
+        this(path, name, file, null, arena, legacyCharset, outer);
+    }
+
+    private ConcurrentZipFile(Path path, String name, MemorySegment file, byte[] held, Arena arena,
+            Charset legacyCharset, ConcurrentZipFile outer) throws ZipException {
         this.outer = outer;
         this.path = path;
         this.name = name;
         this.file = file;
+        this.held = held;
         this.arena = arena;
-        this.bytes = new ArchiveBytes(file);
+        this.bytes = held != null ? new ArchiveBytes(held) : new ArchiveBytes(file);
         try {
             this.cen = CentralDirectory.parse(bytes, name, legacyCharset);
             Faults.deliver();
@@ -209,6 +218,51 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
                 arena.close();
             }
         }
+    }
+
+    /**
+     * Opens the archive at {@code path} as {@link #open(Path, Charset)} does, except that an archive of at most
+     * {@code inMemoryUpTo} bytes is read whole into a heap array instead of being mapped: a class loader's small jars,
+     * opened before a program's first class, where the JVM's first mapping, arena and segment cost milliseconds of
+     * set-up (see {@link ArchiveBytes}) that one read does not. The array is held until the archive is unreachable, so
+     * this is for archives that stay open and small; reads of it take no lock either, and a file truncated after the
+     * read no longer matters to it. Unlike a mapping's, a {@link #mappedBytes} view of such an archive stays readable
+     * after {@link #close()}: it is the array.
+     *
+     * @throws IOException naming the path and the offset if the read fails; otherwise as {@link #open(Path, Charset)}
+     */
+    static ConcurrentZipFile open(Path path, Charset legacyCharset, int inMemoryUpTo) throws IOException {
+        Objects.requireNonNull(path, "path");
+        requireRegularFile(path);
+        byte[] held;
+        try (FileChannel ch = FileChannel.open(path)) {
+            long size = ch.size();
+            if (size > inMemoryUpTo) {
+                held = null;
+            } else {
+                held = new byte[(int) size];
+                int at = 0;
+                try {
+                    // In pieces: a heap buffer is read through a temporary direct one of its size, which the thread
+                    // keeps.
+                    for (int n; at < held.length && (n = ch.read(ByteBuffer.wrap(held, at, Math.min(64 * 1024,
+                            held.length - at)), at)) > 0;) {
+                        at += n;
+                    }
+                } catch (IOException e) {
+                    throw new IOException("reading " + path + " into memory failed at offset " + at + " of " + size
+                            + ": " + e.getMessage(), e);
+                }
+                if (at < held.length) {
+                    // Cut by another process since its size was read: parse what is there, as a mapping of it would.
+                    held = java.util.Arrays.copyOf(held, at);
+                }
+            }
+        }
+        if (held == null) {
+            return open(path, legacyCharset);
+        }
+        return new ConcurrentZipFile(path, path.toString(), null, held, null, legacyCharset, null);
     }
 
     /**
@@ -391,7 +445,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
             throw new IllegalArgumentException("entry '" + entry.getName() + "' has " + size
                     + " bytes, more than a ByteBuffer can view; use getInputStream");
         }
-        return file.asSlice(dataStart(i), size).asReadOnly().asByteBuffer();
+        return segment().asSlice(dataStart(i), size).asReadOnly().asByteBuffer();
     }
 
     /**
@@ -419,7 +473,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         String nestedName = name + "!/" + entry.getName();
         try (EntryStream in = stream(i)) {
             if (cen.method(i) == STORED) {
-                MemorySegment slice = file.asSlice(dataStart(i), cen.compressedSizes[i]);
+                MemorySegment slice = segment().asSlice(dataStart(i), cen.compressedSizes[i]);
                 return new ConcurrentZipFile(null, nestedName, slice, null, null, this);
             }
             return inflated(in, i, nestedName);
@@ -619,7 +673,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
         }
         stream(i).close();
         try {
-            return file.asSlice(dataStart(i), cen.compressedSizes[i]);
+            return segment().asSlice(dataStart(i), cen.compressedSizes[i]);
         } catch (IllegalStateException e) {
             throw closedOr(e);
         }
@@ -695,7 +749,7 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
      * {@link EntryStream} does.
      */
     MemorySegment compressedData(int i) throws IOException {
-        return file.asSlice(dataStart(i), cen.compressedSizes[i]);
+        return segment().asSlice(dataStart(i), cen.compressedSizes[i]);
     }
 
     /** A copy of the archive's bytes at {@code position}; for comments, which come with no IOException. */
@@ -752,7 +806,12 @@ public final class ConcurrentZipFile implements Closeable, Iterable<ConcurrentZi
     /** For messages about a file cut under the mapping: its size now and when it was mapped, if known. */
     private String cutSizes() {
         long now = sizeNow();
-        return now < 0 ? "" : "; it is now " + now + " bytes, it was " + file.byteSize();
+        return now < 0 ? "" : "; it is now " + now + " bytes, it was " + bytes.size();
+    }
+
+    /** The archive's bytes as a segment: the mapping, or a segment over the array it was read into. */
+    private MemorySegment segment() {
+        return file != null ? file : MemorySegment.ofArray(held);
     }
 
     /** The archive's size now, or -1 if unknown. */

@@ -52,12 +52,14 @@ import java.util.jar.Manifest;
  *   <li>in a jar whose manifest says {@code Multi-Release: true}, {@code META-INF/versions/N/} entries for the
  *       running JDK's version and below take the place of the base entries, as {@link JarFile#runtimeVersion()}
  *       selects them;</li>
- *   <li>jars are opened (mapped, their central directory read) when a lookup first reaches them, in class path
- *       order, as {@code URLClassLoader} opens them: a lookup that an earlier jar satisfies never touches the later
- *       ones, and one that exists but cannot be opened is skipped by every lookup (findClass names it when the class
- *       is found nowhere); threads whose first lookups meet at once open each jar once;</li>
- *   <li>{@link #close()} unmaps every jar opened so far and opens no more; what is loaded already stays
- *       usable.</li>
+ *   <li>jars are opened (their central directory read) when a lookup first reaches them, in class path order, as
+ *       {@code URLClassLoader} opens them: a lookup that an earlier jar satisfies never touches the later ones, and
+ *       one that exists but cannot be opened is skipped by every lookup (findClass names it when the class is found
+ *       nowhere); threads whose first lookups meet at once open each jar once. A jar of up to 2 MiB is read whole
+ *       into a heap array at that point, a larger one mapped: as the system class loader, the JVM's set-up for its
+ *       first mapping and segment would otherwise come before the program's first class;</li>
+ *   <li>{@link #close()} unmaps every jar opened so far (and lets go of those read into memory) and opens no more;
+ *       what is loaded already stays usable.</li>
  * </ul>
  *
  * <p><b>Signed jars</b> are verified by the JDK's verifier through {@link SluiceJarFile#getCodeSigners}: a class
@@ -90,6 +92,15 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         registerAsParallelCapable();
     }
 
+    /**
+     * Jars of the class path up to this size are read into memory when first reached, larger ones mapped. Most library
+     * jars are below it, and reading them keeps the JVM's FFM set-up (first arena, mapping and segment: 10 to 15 ms
+     * in a cold JVM) off the way to a program's first class when this is the system class loader; the price is their
+     * bytes on the heap for the loader's life, where {@code URLClassLoader}'s {@code ZipFile}s keep only their central
+     * directories.
+     */
+    static final int IN_MEMORY_UP_TO = 2 << 20;
+
     private final URL[] urls;
     /**
      * The class path entries opened so far, in search order. Lookups read it with no lock; it only grows, replaced
@@ -115,6 +126,8 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     /** Why entries that exist could not be opened, for the message of a class found nowhere; replaced whole. */
     private volatile List<IOException> openFailures = List.of();
     private volatile boolean closed;
+    /** Jars up to this many bytes are read into memory, larger ones mapped. Guarded by openLock. */
+    private int inMemoryUpTo = IN_MEMORY_UP_TO;
 
     /**
      * A loader over the jars and directories in the system property {@value #CLASS_PATH_PROPERTY}, the form the
@@ -249,6 +262,16 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         }
     }
 
+    /** Maps every jar opened from now on, whatever its size: for tests that watch the mappings. */
+    void mapEveryJar() {
+        openLock.lock();
+        try {
+            inMemoryUpTo = -1;
+        } finally {
+            openLock.unlock();
+        }
+    }
+
     /** The source for one class path URL, or null if there is nothing there. Called under {@link #openLock}. */
     private Source open(URL url) throws IOException {
         if (isNested(url)) {
@@ -258,7 +281,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
         if (url.getPath().endsWith("/")) {
             return Files.isDirectory(p) ? new DirSource(p, url) : null;
         }
-        return Files.exists(p) && !Files.isDirectory(p) ? JarSource.open(p, url) : null;
+        return Files.exists(p) && !Files.isDirectory(p) ? JarSource.open(p, url, inMemoryUpTo) : null;
     }
 
     /** Whether {@code url} names an entry of a jar on this machine: {@code jar:file:/outer.jar!/entry}. */
@@ -504,7 +527,7 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     }
 
     /**
-     * Unmaps every jar of the class path opened so far, and opens no more (an opening in progress on another thread
+     * Unmaps every jar of the class path opened so far (those read into memory are let go), and opens no more (an opening in progress on another thread
      * ends first). Classes loaded already keep working; finding new classes or resources in this loader's jars fails
      * afterwards, and reads of them in progress on other threads end with an {@link IOException}. Closing twice does
      * nothing.
@@ -617,9 +640,9 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
             this.owned = owned;
         }
 
-        static JarSource open(Path path, URL location) throws IOException {
+        static JarSource open(Path path, URL location, int inMemoryUpTo) throws IOException {
             // concat, not +: no string concatenation class to spin on the way to the program's first class.
-            return new JarSource(SluiceJarFile.open(path), location, "jar:".concat(location.toString()).concat("!/"),
+            return new JarSource(SluiceJarFile.open(path, inMemoryUpTo), location, "jar:".concat(location.toString()).concat("!/"),
                     "", null, true);
         }
 

@@ -105,6 +105,15 @@ public final class SluiceJarFile implements Closeable {
     }
 
     /**
+     * Opens the jar at {@code path} for the running JDK's version, read whole into memory if it has at most
+     * {@code inMemoryUpTo} bytes (see {@link ConcurrentZipFile#open(java.nio.file.Path, java.nio.charset.Charset,
+     * int)}), mapped otherwise.
+     */
+    static SluiceJarFile open(java.nio.file.Path path, int inMemoryUpTo) throws IOException {
+        return of(ConcurrentZipFile.open(path, null, inMemoryUpTo), JarFile.runtimeVersion());
+    }
+
+    /**
      * The jar view of an archive opened already (a {@linkplain ConcurrentZipFile#openNested nested} one, say), for
      * {@code version}; closing the view closes {@code zip}, also when this method fails.
      *

@@ -411,6 +411,53 @@ class ConcurrentZipFileTest {
         assertThrows(IllegalStateException.class, view::get, "the view must not outlive the mapping");
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void readsAnArchiveHeldInMemoryAsTheMappedOneAndNoLongerNeedsTheFile(boolean stored) throws IOException {
+        Map<String, byte[]> contents = contents();
+        Path p = writeWithJdk(dir.resolve("a.zip"), contents, stored);
+        long size = Files.size(p);
+        try (ConcurrentZipFile mapped = ConcurrentZipFile.open(p);
+                ConcurrentZipFile held = ConcurrentZipFile.open(p, null, (int) size)) {
+            // Held whole at open: cutting the file to nothing afterwards changes nothing it reads, where the mapped
+            // archive would lose its pages.
+            try (var ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE)) {
+                ch.truncate(0);
+            }
+            assertEquals(mapped.size(), held.size());
+            assertEquals("archive comment", held.getComment());
+            assertEquals(p, held.path());
+            for (ConcurrentZipFile.Entry e : held) {
+                assertArrayEquals(contents.get(e.getName()), held.readAllBytes(e), e.getName());
+                held.verify(e);
+                if (stored) {
+                    ByteBuffer view = held.mappedBytes(e);
+                    byte[] viewed = new byte[view.remaining()];
+                    view.get(viewed);
+                    assertArrayEquals(contents.get(e.getName()), viewed, e.getName());
+                }
+            }
+            ConcurrentZipFile.Entry one = held.getEntry("one");
+            held.close();
+            assertThrows(ClosedChannelException.class, () -> held.readAllBytes(one));
+            assertThrows(IllegalStateException.class, () -> held.getEntry("one"));
+        }
+    }
+
+    @Test
+    void anArchiveAboveTheInMemoryLimitIsMapped() throws IOException {
+        Path p = writeWithJdk(dir.resolve("a.zip"), contents(), true);
+        try (ConcurrentZipFile zip = ConcurrentZipFile.open(p, null, (int) Files.size(p) - 1)) {
+            ConcurrentZipFile.Entry big = zip.getEntry("big.bin");
+            try (var ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE)) {
+                ch.truncate(1000);
+            }
+            // The mapping lost its pages: the read fails (SIGBUS, reported as the archive cut under it).
+            ZipException e = assertThrows(ZipException.class, () -> zip.readAllBytes(big));
+            assertTrue(e.getMessage().contains("cut by another process"), e.getMessage());
+        }
+    }
+
     @Test
     void refusesAnEntryOfAnotherArchive() throws IOException {
         Path p = writeWithJdk(dir.resolve("a.zip"), contents(), true);

@@ -85,6 +85,13 @@ class SluiceClassLoaderTest {
         }
     }
 
+    /** The bytes of {@code name} in {@code jar}, as the JDK reads them. */
+    static byte[] entryBytes(Path jar, String name) throws IOException {
+        try (JarFile j = new JarFile(jar.toFile()); InputStream in = j.getInputStream(j.getEntry(name))) {
+            return in.readAllBytes();
+        }
+    }
+
     static String className(String entry) {
         return entry.substring(0, entry.length() - ".class".length()).replace('/', '.');
     }
@@ -435,6 +442,8 @@ class SluiceClassLoaderTest {
         Path a = Files.copy(realJar("picocli"), tmp.resolve("copied-picocli.jar"));
         Path b = Files.copy(realJar("h2-mvstore"), tmp.resolve("copied-h2-mvstore.jar"));
         SluiceClassLoader ours = new SluiceClassLoader(List.of(a, b), ClassLoader.getPlatformClassLoader());
+        // Small jars are read into memory (smallJarsAreReadIntoMemoryNotMapped); these are watched through the mappings.
+        ours.mapEveryJar();
         Class<?> loaded = ours.loadClass("picocli.CommandLine$Help$Ansi");
         assertNull(ours.getResource("no/such/resource.txt"), "a lookup that reaches the second jar opens it");
         assertTrue(maps().contains(a.toString()), "picocli is mapped while the loader is open");
@@ -451,6 +460,20 @@ class SluiceClassLoaderTest {
         ours.close();
     }
 
+    @Test
+    void smallJarsAreReadIntoMemoryNotMapped() throws Exception {
+        Path a = Files.copy(realJar("picocli"), tmp.resolve("held-picocli.jar"));
+        assertTrue(Files.size(a) <= SluiceClassLoader.IN_MEMORY_UP_TO);
+        try (SluiceClassLoader ours = new SluiceClassLoader(List.of(a), ClassLoader.getPlatformClassLoader())) {
+            Class<?> c = ours.loadClass("picocli.CommandLine");
+            assertEquals(a.toUri().toURL(), c.getProtectionDomain().getCodeSource().getLocation());
+            assertFalse(maps().contains(a.toString()), "a jar of " + Files.size(a) + " bytes is mapped");
+            try (InputStream in = ours.getResourceAsStream("picocli/CommandLine.class")) {
+                assertArrayEquals(entryBytes(a, "picocli/CommandLine.class"), in.readAllBytes());
+            }
+        }
+    }
+
     /**
      * Jars are opened when a lookup first reaches them, as URLClassLoader opens them: one the lookups have not
      * reached is never mapped, and close releases those that were, leaving the rest unopened for good.
@@ -461,6 +484,7 @@ class SluiceClassLoaderTest {
         Path b = Files.copy(realJar("h2-mvstore"), tmp.resolve("second-h2-mvstore.jar"));
         Path c = Files.copy(realJar("h2-mvstore"), tmp.resolve("third-h2-mvstore.jar"));
         SluiceClassLoader ours = new SluiceClassLoader(List.of(a, b, c), ClassLoader.getPlatformClassLoader());
+        ours.mapEveryJar();
         assertFalse(maps().contains(a.toString()), "nothing is opened before the first lookup");
         ours.loadClass("picocli.CommandLine");
         assertNotNull(ours.getResource("picocli/CommandLine.class"));
@@ -490,6 +514,7 @@ class SluiceClassLoaderTest {
         int threads = 8;
         for (int attempt = 0; attempt < 20; attempt++) {
             SluiceClassLoader ours = new SluiceClassLoader(List.of(a, b), ClassLoader.getPlatformClassLoader());
+            ours.mapEveryJar();
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
                 CyclicBarrier start = new CyclicBarrier(threads);
@@ -618,6 +643,25 @@ class SluiceClassLoaderTest {
             }
         }
         assertEquals(List.of(), spun, "made before the program's first class");
+    }
+
+    @Test
+    void readsASmallClassPathJarWithoutSettingUpForeignMemory() throws Exception {
+        assertTrue(Files.size(realJar("picocli")) <= SluiceClassLoader.IN_MEMORY_UP_TO);
+        String text = runAutoCompleteHelp(realJar("picocli"), "-Xlog:disable", "-Xlog:class+load=info:stdout:none");
+        int main = text.indexOf("picocli.AutoComplete source: ");
+        assertTrue(main > 0, text);
+        List<String> foreign = new ArrayList<>();
+        for (String line : text.substring(0, main).split("\n")) {
+            String name = line.split(" ", 2)[0];
+            // The first arena, and the lambdas FFM's session classes spin when the JVM's first segment is made (their
+            // simple name: the implementation package is the JDK's business).
+            if (name.equals("java.lang.foreign.Arena") || name.contains(".MemorySessionImpl$$")) {
+                foreign.add(name);
+            }
+        }
+        assertEquals(List.of(), foreign, "made before the program's first class");
+        assertTrue(text.contains("Usage:"), text);
     }
 
     /**
