@@ -5,7 +5,8 @@
 // prints the medians in ns per read and engine/adapter (1.0: the adapter costs nothing). One thread, random blocks
 // (HOT=1: always block 0, so the copy is from the CPU's cache and what is left is the calls and checks).
 // MODE=wrap puts the channel over the engine's own PositionalFile (one mapping for both rows), MODE=swap opens the
-// channel's file first, MODE=two compares the engine with a second PositionalFile of the same engine. For MMAP and
+// channel's file first, MODE=two compares the engine with a second PositionalFile of the same engine; SAMEBUF=1 has
+// the adapter read into the engine row's buffer. For MMAP and
 // AUTO it prints both mappings' lines of /proc/self/smaps at the end. A diagnostic, not a bench.
 //
 //   ./sluice --version                      # builds sluice-cli/target/lib
@@ -67,7 +68,8 @@ public class AdapterCpuTime {
                     ByteBuffer b1 = Arena.ofAuto().allocate(bs, 4096).asByteBuffer();
                     ByteBuffer b2 = Arena.ofAuto().allocate(bs, 4096).asByteBuffer();
                     eng = pos -> f.read(b1.clear(), pos);
-                    ad = g != null ? pos -> g.read(b2.clear(), pos) : pos -> ch.read(b2.clear(), pos);
+                    ByteBuffer bb = System.getenv("SAMEBUF") != null ? b1 : b2;
+                    ad = g != null ? pos -> g.read(bb.clear(), pos) : pos -> ch.read(bb.clear(), pos);
                 }
                 run(eng, offs, sampleMs / 2); run(ad, offs, sampleMs / 2);
                 double[] ce = new double[samples], ca = new double[samples], we = new double[samples], wa = new double[samples];
