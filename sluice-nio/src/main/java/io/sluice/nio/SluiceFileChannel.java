@@ -29,7 +29,9 @@ import java.util.Objects;
  * <p>Interrupts and closing follow {@link java.nio.channels.spi.AbstractInterruptibleChannel}: an interrupt of a
  * thread in (or entering) a call closes the channel and the file, and that thread gets
  * {@link java.nio.channels.ClosedByInterruptException}; other threads' calls in progress end with
- * {@link java.nio.channels.AsynchronousCloseException}. {@code map}, {@code lock} and {@code tryLock} use a second
+ * {@link java.nio.channels.AsynchronousCloseException}. One difference: a positional or relative read on MMAP, AUTO
+ * or CHANNEL (without O_DIRECT) that is interrupted while it runs closes the channel when the read returns, not at
+ * the moment of the interrupt, since nothing in such a read waits for the close to wake it. {@code map}, {@code lock} and {@code tryLock} use a second
  * descriptor of the same file, opened through the platform's provider on first use and closed with the channel.
  */
 final class SluiceFileChannel extends FileChannel {
@@ -45,8 +47,11 @@ final class SluiceFileChannel extends FileChannel {
     private final boolean append;
     /** O_DIRECT's alignment (the file system's block size), or 0 without O_DIRECT. */
     private final int directAlign;
-    /** Reads are copies out of a mapping (MMAP without O_DIRECT): see {@link #copyAt}. */
-    private final boolean copies;
+    /**
+     * Reads need no begin/end (MMAP, AUTO and CHANNEL without O_DIRECT): see {@link #readUnguarded}. Engines with a
+     * device wait of their own (IO_URING's ring, CLASSIC's RandomAccessFile) and O_DIRECT keep begin/end.
+     */
+    private final boolean unguarded;
 
     /** Serialises relative calls and guards {@link #position}, as the JDK's channel does. */
     private final Object positionLock = new Object();
@@ -66,7 +71,8 @@ final class SluiceFileChannel extends FileChannel {
             int directAlign) {
         this.file = file;
         this.directAlign = directAlign;
-        this.copies = file.engine() == Engine.MMAP && directAlign == 0;
+        Engine engine = file.engine();
+        this.unguarded = directAlign == 0 && (engine == Engine.MMAP || engine == Engine.AUTO || engine == Engine.CHANNEL);
         this.platformPath = platformPath;
         this.readable = readable;
         this.writable = writable;
@@ -181,17 +187,27 @@ final class SluiceFileChannel extends FileChannel {
      * the end of a mapping) where the JDK's pread on a regular file would have filled the buffer.
      */
     private int readAt(ByteBuffer dst, long at) throws IOException {
+        // Kept small, the rare parts in methods of their own, so that the JIT inlines it into every caller.
         if (directAlign != 0) {
-            // The JDK's order: the position, a read-only destination, then the buffer's alignment.
-            DirectIo.checkPosition(directAlign, platformPath, "read", at);
-            if (dst.isReadOnly()) {
-                throw new IllegalArgumentException("read-only buffer");
-            }
-            DirectIo.checkBuffer(directAlign, platformPath, "read", dst);
+            checkDirectRead(dst, at);
         }
-        if (copies && !Thread.currentThread().isInterrupted()) {
-            return copyAt(dst, at);
+        if (unguarded && !Thread.currentThread().isInterrupted()) {
+            return readUnguarded(dst, at);
         }
+        return readGuarded(dst, at);
+    }
+
+    private void checkDirectRead(ByteBuffer dst, long at) throws IOException {
+        // The JDK's order: the position, a read-only destination, then the buffer's alignment.
+        DirectIo.checkPosition(directAlign, platformPath, "read", at);
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("read-only buffer");
+        }
+        DirectIo.checkBuffer(directAlign, platformPath, "read", dst);
+    }
+
+    /** {@link #fill} between begin and end, as the JDK's channel reads. */
+    private int readGuarded(ByteBuffer dst, long at) throws IOException {
         boolean completed = false;
         int total;
         try {
@@ -205,29 +221,49 @@ final class SluiceFileChannel extends FileChannel {
     }
 
     /**
-     * {@link #readAt} for an engine whose reads are memory copies: nothing in them waits on a device, so an interrupt
-     * could not cut one short, and begin/end (a lock taken twice, a fifth of a 512-byte read) buy nothing a look at
-     * the interrupt status before and after does not. The outcome is begin/end's: an interrupt before or during the
-     * copy closes the channel with {@link ClosedByInterruptException}, and a close by another thread during it gives
+     * {@link #readAt} for an engine whose reads are memory copies or a {@code pread} through a channel that already
+     * ends with {@link ClosedByInterruptException} when its thread is interrupted (sluice-core's reopening channel,
+     * under CHANNEL and AUTO): nothing here waits where only closing this channel would wake it, so begin/end buy
+     * nothing a look at the interrupt status before and after does not. They cost two lock round trips per read
+     * (a fifth of a 512-byte mapped read), and their fences keep the processor from overlapping one random read's
+     * cache misses with the next one's. The outcome is begin/end's: an interrupt before or during the read closes
+     * the channel with {@link ClosedByInterruptException}, and a close by another thread during it gives
      * {@link AsynchronousCloseException}.
      */
-    private int copyAt(ByteBuffer dst, long at) throws IOException {
+    private int readUnguarded(ByteBuffer dst, long at) throws IOException {
         int total;
         try {
             total = fill(dst, at);
-        } catch (ClosedChannelException e) {
-            if (e instanceof AsynchronousCloseException || isOpen()) {
-                throw e;
-            }
-            AsynchronousCloseException closed = new AsynchronousCloseException();
-            closed.initCause(e);
-            throw closed;
+        } catch (IOException e) {
+            throw afterUnguardedFailure(e);
         }
         if (Thread.currentThread().isInterrupted()) {
             close();
             throw new ClosedByInterruptException();
         }
         return total;
+    }
+
+    /**
+     * What an unguarded read that failed with {@code e} throws, as end() would have decided it: the thread was
+     * interrupted, so the channel closes and the answer is {@link ClosedByInterruptException}; or the channel was
+     * closed under the read, {@link AsynchronousCloseException}; else {@code e} itself.
+     */
+    private IOException afterUnguardedFailure(IOException e) throws IOException {
+        if (Thread.currentThread().isInterrupted()) {
+            close();
+            ClosedByInterruptException interrupted = new ClosedByInterruptException();
+            if (!(e instanceof ClosedByInterruptException)) {
+                interrupted.initCause(e);
+            }
+            return interrupted;
+        }
+        if (e instanceof ClosedChannelException && !(e instanceof AsynchronousCloseException) && !isOpen()) {
+            AsynchronousCloseException closed = new AsynchronousCloseException();
+            closed.initCause(e);
+            return closed;
+        }
+        return e;
     }
 
     /** Reads at {@code at} until {@code dst} is full or the file ends; the count, or -1 at the end. */

@@ -3,6 +3,7 @@ package io.sluice.nio;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,6 +21,9 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,6 +58,72 @@ class SluiceFileChannelTest {
             }
             assertFalse(ch.isOpen(), "jdk=" + jdk);
             assertThrows(ClosedChannelException.class, () -> ch.read(ByteBuffer.allocate(10), 0));
+        }
+    }
+
+    /** Reads in a loop on another thread until one fails; the failure and the thread's interrupt status then. */
+    private record Ending(Throwable failure, boolean interrupted) {
+    }
+
+    private static Ending readUntilFailure(FileChannel ch, java.util.function.Consumer<Thread> whileReading)
+            throws InterruptedException {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        CountDownLatch reading = new CountDownLatch(100);
+        Thread reader = Thread.ofPlatform().start(() -> {
+            ByteBuffer b = ByteBuffer.allocateDirect(512);
+            try {
+                for (long i = 0; ; i++) {
+                    ch.read(b.clear(), i * 512 % 9_000);
+                    reading.countDown();
+                }
+            } catch (Throwable e) {
+                failure.set(e);
+                interrupted.set(Thread.currentThread().isInterrupted());
+            }
+        });
+        reading.await();
+        whileReading.accept(reader);
+        reader.join(30_000);
+        assertFalse(reader.isAlive(), "the reader still reads");
+        return new Ending(failure.get(), interrupted.get());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void anInterruptDuringReadsClosesTheChannel(Engine engine) throws Exception {
+        Assumptions.assumeTrue(engine.isAvailable());
+        Path p = sample();
+        // The interrupt lands at a random point of a read or between two: each time the reader gets
+        // ClosedByInterruptException with its status set, and the channel is closed, whatever the engine.
+        for (int trial = 0; trial < 20; trial++) {
+            FileChannel ch = SluiceChannels.open(p, engine);
+            Ending end = readUntilFailure(ch, Thread::interrupt);
+            assertInstanceOf(ClosedByInterruptException.class, end.failure(), "trial " + trial);
+            assertTrue(end.interrupted(), "trial " + trial + ": the interrupt status stays set");
+            assertFalse(ch.isOpen(), "trial " + trial);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void closingDuringReadsEndsThemWithAClosedChannel(Engine engine) throws Exception {
+        Assumptions.assumeTrue(engine.isAvailable());
+        Path p = sample();
+        for (int trial = 0; trial < 20; trial++) {
+            FileChannel ch = SluiceChannels.open(p, engine);
+            Ending end = readUntilFailure(ch, reader -> {
+                try {
+                    ch.close();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            // Closed during a read: AsynchronousCloseException; between two: ClosedChannelException. Never the
+            // engine's own failure, and never an interrupt the reader did not get.
+            assertInstanceOf(ClosedChannelException.class, end.failure(), "trial " + trial);
+            assertFalse(end.failure() instanceof ClosedByInterruptException, "trial " + trial);
+            assertFalse(end.interrupted(), "trial " + trial);
         }
     }
 
