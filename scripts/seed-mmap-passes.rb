@@ -2,8 +2,9 @@
 
 # Several passes of one writer over one file in one JVM, as the JRuby mmap post's harness makes them (a new file,
 # then the same file overwritten from 0), printing per pass what the harness's timing hides: the writing thread's
-# CPU time, minor page faults, bytes allocated per write, young collections, and how much of each mapping of the
-# file the kernel mapped with 2 MiB entries (FilePmdMapped in /proc/self/smaps). Run by scripts/seed-mmap-passes.sh.
+# CPU time, minor page faults, bytes allocated per write, collections, the JIT's compiling time, and how much of
+# each mapping of the file the kernel mapped with 2 MiB entries (FilePmdMapped in /proc/self/smaps). Run by
+# scripts/seed-mmap-passes.sh.
 #
 #   jruby seed-mmap-passes.rb CHECKOUT CHUNK_KIB ROW PASSES
 #
@@ -20,6 +21,7 @@ load File.join(checkout, "mmap_test.rb")
 
 THREADS = java.lang.management.ManagementFactory.getThreadMXBean
 COLLECTORS = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans.to_a
+COMPILER = java.lang.management.ManagementFactory.getCompilationMXBean
 
 def minor_faults
   stat = File.read("/proc/thread-self/stat")
@@ -67,15 +69,16 @@ Integer(passes).times do |pass|
   gcs = collections
   allocated = THREADS.getCurrentThreadAllocatedBytes
   cpu = THREADS.getCurrentThreadCpuTime
+  jit = COMPILER.getTotalCompilationTime
   t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   out.seek(0)
   count.times.each { |_i| write.call(out, buffer) }
   real = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
   printf("%-6s %2dk pass %d (%s): %.3f s real, %.3f s thread CPU, %6d minor faults, %5.1f bytes allocated per " \
-         "write, %d collections, PMD-mapped MiB per mapping %s\n", row, Integer(chunk_kib), pass,
+         "write, %d collections, %d ms of JIT compiling, PMD-mapped MiB per mapping %s\n", row, Integer(chunk_kib), pass,
          pass.zero? ? "new file" : "existing", real, (THREADS.getCurrentThreadCpuTime - cpu) / 1e9,
          minor_faults - faults, (THREADS.getCurrentThreadAllocatedBytes - allocated).to_f / count,
-         collections - gcs, pmd_mapped(path).inspect)
+         collections - gcs, COMPILER.getTotalCompilationTime - jit, pmd_mapped(path).inspect)
 end
 out.close
 File.delete(path) if File.exist?(path)

@@ -5,7 +5,8 @@
 #
 #   scripts/seed-mmap-passes.sh CHECKOUT [--chunk KIB] [--passes N] [--jvms N] [--dir DIR]
 #
-# Defaults: 1 KiB chunks, 3 passes (pass 1 is the one the post's harness times), 4 JVMs per writer.
+# Defaults: 1 KiB chunks, 3 passes (pass 1 is the one the post's harness times), 4 JVMs per writer. JVM options for
+# both writers' JVMs (-XX:MetaspaceSize=256m, -Xlog:gc:file=gc.log, ...) go in SEED_JAVA_OPTS.
 set -euo pipefail
 [ $# -ge 1 ] || { sed -n '5,7p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 checkout=$(cd "$1" && pwd) || exit 2
@@ -43,7 +44,7 @@ mkdir -p "$work/target/classes"
 echo "uptime: $(uptime)"
 for _ in $(seq 1 "$jvms"); do
   for row in ext sluice; do
-    (cd "$work" && "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" org.jruby.Main \
+    (cd "$work" && "$jdk/bin/java" ${SEED_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -cp "$cp" org.jruby.Main \
        "$here/scripts/seed-mmap-passes.rb" "$checkout" "$chunk" "$row" "$passes" 2>&1 | grep -v -i '^warning\|warn:' || true)
   done
 done
