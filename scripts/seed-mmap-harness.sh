@@ -46,32 +46,9 @@ done
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
-# A JDK 22+ with javac: SLUICE_JAVA_HOME, JAVA_HOME, else the newest under /usr/lib/jvm (as ./sluice looks).
-jdk=""
-best=0
-for c in "${SLUICE_JAVA_HOME:-}" "${JAVA_HOME:-}" /usr/lib/jvm/*; do
-  [ -n "$c" ] && [ -x "$c/bin/javac" ] && [ -f "$c/release" ] || continue
-  v=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' "$c/release")
-  [ -n "$v" ] && [ "$v" -ge 22 ] && [ "$v" -gt "$best" ] || continue
-  jdk=$c best=$v
-  [ "$c" = "${SLUICE_JAVA_HOME:-}" ] || [ "$c" = "${JAVA_HOME:-}" ] && break
-done
-[ -n "$jdk" ] || { echo "no JDK 22 or newer found (set SLUICE_JAVA_HOME)" >&2; exit 3; }
-
-# ./sluice builds the project when its sources changed; the jars and jruby-complete are then in sluice-cli/target.
-"$here/sluice" --version >/dev/null
-lib="$here/sluice-cli/target/lib"
-jruby=$(ls "$here"/sluice-cli/target/jruby/jruby-complete-*.jar | head -1)
-cp="$jruby:$lib/sluice-jruby.jar:$lib/sluice-core.jar:$lib/sluice-db.jar:$lib/sluice-maf.jar:$lib/h2-mvstore.jar"
-
-mkdir -p "$dir"
-work=$(mktemp -d "$dir/seed-mmap-harness.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/target/classes"
-# The post's build (its Rakefile's javac task), with javac itself; its notes about deprecated JRuby APIs are not ours.
-"$jdk/bin/javac" -nowarn -d "$work/target/classes" -cp "$jruby" \
-  "$checkout"/src/main/java/MmapFileExtService.java "$checkout"/src/main/java/com/colinsurprenant/*.java 2>&1 |
-  { grep -v '^Note:' >&2 || true; }
+# shellcheck source=seed-mmap-lib.sh
+. "$here/scripts/seed-mmap-lib.sh"
+seed_mmap_setup "$checkout" "$dir" seed-mmap-harness
 
 chunks=(1 4 16)
 if [ "$rows" = all ]; then

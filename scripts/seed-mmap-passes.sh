@@ -23,24 +23,9 @@ while [ $# -gt 0 ]; do
 done
 [ -f "$checkout/mmap_test.rb" ] || { echo "$checkout is not a jruby-mmap-benchmark checkout: no mmap_test.rb" >&2; exit 2; }
 here="$(cd "$(dirname "$0")/.." && pwd)"
-jdk=""
-for c in "${SLUICE_JAVA_HOME:-}" "${JAVA_HOME:-}" /usr/lib/jvm/*; do
-  [ -n "$c" ] && [ -x "$c/bin/javac" ] && [ -f "$c/release" ] || continue
-  v=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' "$c/release")
-  [ -n "$v" ] && [ "$v" -ge 22 ] && { jdk=$c; break; }
-done
-[ -n "$jdk" ] || { echo "no JDK 22 or newer found (set SLUICE_JAVA_HOME)" >&2; exit 3; }
-"$here/sluice" --version >/dev/null
-lib="$here/sluice-cli/target/lib"
-jruby=$(ls "$here"/sluice-cli/target/jruby/jruby-complete-*.jar | head -1)
-cp="$jruby:$lib/sluice-jruby.jar:$lib/sluice-core.jar:$lib/sluice-db.jar:$lib/sluice-maf.jar:$lib/h2-mvstore.jar"
-mkdir -p "$dir"
-work=$(mktemp -d "$dir/seed-mmap-passes.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/target/classes"
-"$jdk/bin/javac" -nowarn -d "$work/target/classes" -cp "$jruby" \
-  "$checkout"/src/main/java/MmapFileExtService.java "$checkout"/src/main/java/com/colinsurprenant/*.java 2>&1 |
-  { grep -v '^Note:' >&2 || true; }
+# shellcheck source=seed-mmap-lib.sh
+. "$here/scripts/seed-mmap-lib.sh"
+seed_mmap_setup "$checkout" "$dir" seed-mmap-passes
 echo "uptime: $(uptime)"
 for _ in $(seq 1 "$jvms"); do
   for row in ext sluice; do
