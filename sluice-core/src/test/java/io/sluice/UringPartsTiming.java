@@ -12,15 +12,11 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
  * Not a test: the candidates for a cheaper blocking read through io_uring, each timed alone against {@code pread}, one
@@ -65,9 +61,6 @@ public final class UringPartsTiming {
     private UringPartsTiming() {
     }
 
-    interface Call {
-        long run(long position) throws IOException;
-    }
 
     /** A ring of this thread's own, with the file registered at slot 0. */
     private static final class RawRing implements AutoCloseable {
@@ -159,21 +152,8 @@ public final class UringPartsTiming {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
         int calls = args.length > 2 ? Integer.parseInt(args[2]) : 200_000;
         List<String> only = args.length > 3 ? List.of(args[3].split(",")) : null;
-        if (!Files.exists(file) || Files.size(file) != SIZE) {
-            byte[] block = new byte[1 << 20];
-            new SplittableRandom(1).nextBytes(block);
-            try (FileChannel c = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                for (long p = 0; p < SIZE; p += block.length) {
-                    c.write(ByteBuffer.wrap(block), p);
-                }
-            }
-        }
-        long[] positions = new long[4096];
-        SplittableRandom rnd = new SplittableRandom(2);
-        for (int i = 0; i < positions.length; i++) {
-            positions[i] = rnd.nextLong(SIZE - LEN);
-        }
+        UringSingleReadTiming.makeFile(file, SIZE);
+        long[] positions = UringSingleReadTiming.positions(SIZE, LEN);
         int fd = Native.open(file.toString(), 0, 0);
         if (fd < 0) {
             throw new IOException("open " + file + ": " + fd);
@@ -202,7 +182,7 @@ public final class UringPartsTiming {
             RawRing coop = new RawRing(Uapi.IORING_SETUP_COOP_TASKRUN, fd, nat);
             RawRing single = new RawRing(Uapi.IORING_SETUP_SINGLE_ISSUER | Uapi.IORING_SETUP_DEFER_TASKRUN, fd, nat);
             single.getEvents = true;
-            Map<String, Call> rows = new LinkedHashMap<>();
+            Map<String, UringSingleReadTiming.Call> rows = new LinkedHashMap<>();
             rows.put("jdk-heap", p -> jdk.read(heap.clear(), p));
             rows.put("getppid-ccs", p -> Native.syscall(state, SYS_GETPPID, 0, 0, 0, 0, 0, 0));
             rows.put("getppid-plain", p -> call(PLAIN, SYS_GETPPID, 0, 0, 0));
@@ -229,36 +209,11 @@ public final class UringPartsTiming {
             if (only != null) {
                 rows.keySet().retainAll(only);
             }
-            List<String> names = new ArrayList<>(rows.keySet());
-            Map<String, double[]> ns = new LinkedHashMap<>();
-            names.forEach(n -> ns.put(n, new double[rounds]));
-            long sink = 0;
-            for (String n : names) { // warm-up: compile every row's path
-                for (int i = 0; i < calls; i++) {
-                    sink += rows.get(n).run(positions[i & (positions.length - 1)]);
-                }
-            }
-            for (int r = 0; r < rounds; r++) {
-                for (int k = 0; k < names.size(); k++) {
-                    String n = names.get((k + r) % names.size());
-                    Call c = rows.get(n);
-                    long t0 = System.nanoTime();
-                    for (int i = 0; i < calls; i++) {
-                        sink += c.run(positions[(i * 7 + r) & (positions.length - 1)]);
-                    }
-                    ns.get(n)[r] = (System.nanoTime() - t0) / (double) calls;
-                }
-            }
+            Map<String, double[]> ns = UringSingleReadTiming.time(rows, positions, rounds, calls);
             for (RawRing rr : List.of(plain, events, crit, regring, coop, single)) {
                 rr.close();
             }
-            System.out.printf("%-20s %9s %9s %9s%n", "row", "median ns", "min", "max");
-            for (String n : names) {
-                double[] v = ns.get(n).clone();
-                Arrays.sort(v);
-                System.out.printf("%-20s %9.0f %9.0f %9.0f%n", n, v[v.length / 2], v[0], v[v.length - 1]);
-            }
-            System.out.println("(checksum " + sink + ")");
+            UringSingleReadTiming.print(ns, 20);
         } finally {
             Native.close(fd);
         }

@@ -56,21 +56,8 @@ public final class UringSingleReadTiming {
         Path file = Path.of(args.length > 0 ? args[0] : "/tmp/sluice-uring-single-read.bin");
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
         int calls = args.length > 2 ? Integer.parseInt(args[2]) : 200_000;
-        if (!Files.exists(file) || Files.size(file) != SIZE) {
-            byte[] block = new byte[1 << 20];
-            new SplittableRandom(1).nextBytes(block);
-            try (FileChannel c = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                for (long p = 0; p < SIZE; p += block.length) {
-                    c.write(ByteBuffer.wrap(block), p);
-                }
-            }
-        }
-        long[] positions = new long[4096];
-        SplittableRandom rnd = new SplittableRandom(2);
-        for (int i = 0; i < positions.length; i++) {
-            positions[i] = rnd.nextLong(SIZE - LEN);
-        }
+        makeFile(file, SIZE);
+        long[] positions = positions(SIZE, LEN);
         try (Arena arena = Arena.ofShared();
                 FileChannel jdk = FileChannel.open(file, StandardOpenOption.READ);
                 PositionalFile channel = PositionalFile.open(file, Engine.CHANNEL);
@@ -99,34 +86,74 @@ public final class UringSingleReadTiming {
             rows.put("ring-read-direct", p -> lane.await(lane.submitOne(Uapi.IORING_OP_READ,
                     regSlot >= 0 ? regSlot : fd, regSlot >= 0, nat.address(), LEN, p, 0, -1, null, null, null, -1,
                     null)));
-            List<String> names = new ArrayList<>(rows.keySet());
-            Map<String, double[]> ns = new LinkedHashMap<>();
-            names.forEach(n -> ns.put(n, new double[rounds]));
-            long sink = 0;
-            for (String n : names) { // warm-up: compile every row's path
-                for (int i = 0; i < calls; i++) {
-                    sink += rows.get(n).run(positions[i & (positions.length - 1)]);
-                }
-            }
-            for (int r = 0; r < rounds; r++) {
-                for (int k = 0; k < names.size(); k++) {
-                    String n = names.get((k + r) % names.size());
-                    Call c = rows.get(n);
-                    long t0 = System.nanoTime();
-                    for (int i = 0; i < calls; i++) {
-                        sink += c.run(positions[(i * 7 + r) & (positions.length - 1)]);
-                    }
-                    ns.get(n)[r] = (System.nanoTime() - t0) / (double) calls;
-                }
-            }
+            Map<String, double[]> ns = time(rows, positions, rounds, calls);
             Native.close(fd);
-            System.out.printf("%-18s %9s %9s %9s%n", "row", "median ns", "min", "max");
-            for (String n : names) {
-                double[] v = ns.get(n).clone();
-                Arrays.sort(v);
-                System.out.printf("%-18s %9.0f %9.0f %9.0f%n", n, v[v.length / 2], v[0], v[v.length - 1]);
-            }
-            System.out.println("(checksum " + sink + ")");
+            print(ns, 18);
         }
+    }
+    /** Writes {@code size} bytes of random data to {@code file} unless it already has that size. */
+    static void makeFile(Path file, long size) throws IOException {
+        if (Files.exists(file) && Files.size(file) == size) {
+            return;
+        }
+        byte[] block = new byte[1 << 20];
+        new SplittableRandom(1).nextBytes(block);
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            for (long p = 0; p < size; p += block.length) {
+                c.write(ByteBuffer.wrap(block), p);
+            }
+        }
+    }
+
+    /** 4096 random positions at which a read of {@code len} bytes fits in {@code size} (a power of two, for masking). */
+    static long[] positions(long size, int len) {
+        long[] positions = new long[4096];
+        SplittableRandom rnd = new SplittableRandom(2);
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = rnd.nextLong(size - len);
+        }
+        return positions;
+    }
+
+    /**
+     * Nanoseconds per call of each row, per round: every row warmed up first (each path compiled), then the rows
+     * interleaved, their order rotated every round, so that all see the same machine.
+     */
+    static Map<String, double[]> time(Map<String, Call> rows, long[] positions, int rounds, int calls)
+            throws IOException {
+        List<String> names = new ArrayList<>(rows.keySet());
+        Map<String, double[]> ns = new LinkedHashMap<>();
+        names.forEach(n -> ns.put(n, new double[rounds]));
+        long sink = 0;
+        for (String n : names) {
+            for (int i = 0; i < calls; i++) {
+                sink += rows.get(n).run(positions[i & (positions.length - 1)]);
+            }
+        }
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < names.size(); k++) {
+                String n = names.get((k + r) % names.size());
+                Call c = rows.get(n);
+                long t0 = System.nanoTime();
+                for (int i = 0; i < calls; i++) {
+                    sink += c.run(positions[(i * 7 + r) & (positions.length - 1)]);
+                }
+                ns.get(n)[r] = (System.nanoTime() - t0) / (double) calls;
+            }
+        }
+        // What the calls returned, printed so that no call's work can be dropped as unused.
+        System.out.println("(checksum " + sink + ")");
+        return ns;
+    }
+
+    /** The table: median, min and max nanoseconds per call of each row, its names {@code width} wide. */
+    static void print(Map<String, double[]> ns, int width) {
+        System.out.printf("%-" + width + "s %9s %9s %9s%n", "row", "median ns", "min", "max");
+        ns.forEach((n, times) -> {
+            double[] v = times.clone();
+            Arrays.sort(v);
+            System.out.printf("%-" + width + "s %9.0f %9.0f %9.0f%n", n, v[v.length / 2], v[0], v[v.length - 1]);
+        });
     }
 }
