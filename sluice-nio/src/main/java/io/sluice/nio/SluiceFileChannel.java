@@ -31,8 +31,9 @@ import java.util.Objects;
  * {@link java.nio.channels.ClosedByInterruptException}; other threads' calls in progress end with
  * {@link java.nio.channels.AsynchronousCloseException}. One difference: a positional or relative read on MMAP, AUTO
  * or CHANNEL (without O_DIRECT) that is interrupted while it runs closes the channel when the read returns, not at
- * the moment of the interrupt, since nothing in such a read waits for the close to wake it. {@code map}, {@code lock} and {@code tryLock} use a second
- * descriptor of the same file, opened through the platform's provider on first use and closed with the channel.
+ * the moment of the interrupt, since nothing in such a read waits for the close to wake it. {@code map},
+ * {@code lock} and {@code tryLock} use a second descriptor of the same file, opened through the platform's provider
+ * on first use and closed with the channel.
  */
 final class SluiceFileChannel extends FileChannel {
     /** Bytes moved per step of transferTo/transferFrom. */
@@ -72,7 +73,8 @@ final class SluiceFileChannel extends FileChannel {
         this.file = file;
         this.directAlign = directAlign;
         Engine engine = file.engine();
-        this.unguarded = directAlign == 0 && (engine == Engine.MMAP || engine == Engine.AUTO || engine == Engine.CHANNEL);
+        this.unguarded = directAlign == 0
+                && (engine == Engine.MMAP || engine == Engine.AUTO || engine == Engine.CHANNEL);
         this.platformPath = platformPath;
         this.readable = readable;
         this.writable = writable;
@@ -224,11 +226,11 @@ final class SluiceFileChannel extends FileChannel {
      * {@link #readAt} for an engine whose reads are memory copies or a {@code pread} through a channel that already
      * ends with {@link ClosedByInterruptException} when its thread is interrupted (sluice-core's reopening channel,
      * under CHANNEL and AUTO): nothing here waits where only closing this channel would wake it, so begin/end buy
-     * nothing a look at the interrupt status before and after does not. They cost two lock round trips per read
-     * (a fifth of a 512-byte mapped read), and their fences keep the processor from overlapping one random read's
-     * cache misses with the next one's. The outcome is begin/end's: an interrupt before or during the read closes
-     * the channel with {@link ClosedByInterruptException}, and a close by another thread during it gives
-     * {@link AsynchronousCloseException}.
+     * nothing a look at the interrupt status before and after does not. They cost two lock round trips per read (7
+     * to 17 ns a read of a cached block, docs/benchmarks/2026-11-26-channels-s4.md), and their fences keep the
+     * processor from overlapping one random read's cache misses with the next one's. The outcome is begin/end's: an
+     * interrupt before or during the read closes the channel with {@link ClosedByInterruptException}, and a close by
+     * another thread during it gives {@link AsynchronousCloseException}.
      */
     private int readUnguarded(ByteBuffer dst, long at) throws IOException {
         int total;
