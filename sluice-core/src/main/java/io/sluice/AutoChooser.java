@@ -9,22 +9,23 @@ import java.util.function.LongSupplier;
  * destination (native memory, heap memory) and power-of-two size class, started from {@link AutoThresholds} and then
  * moved by the rates the calls themselves show.
  *
- * <p>Timing every call would cost two clock reads on reads that take a few hundred nanoseconds, so while a class
- * learns about one call in {@value #SAMPLE_EVERY} is timed, and one timed call in {@value #EXPLORE_EVERY} goes the
- * other way, so that the path not taken is still measured. Once the preferred path's cost is known, how often a
- * class is timed follows that cost: a timed read cost several untimed ones among random 512-byte reads (the clock, the
- * record, code and data that untimed reads do not touch), so a settled class of cheap reads is timed once in up to
+ * <p>Timing every call would cost two clock reads on reads that take a few hundred nanoseconds, so while a class learns
+ * about one call in {@value #SAMPLE_EVERY} is timed, and one timed call in {@value #EXPLORE_EVERY} goes the other way,
+ * so that the path not taken is still measured. Once the preferred path's cost is known, how often a class is timed
+ * follows that cost: a timed read cost several untimed ones among random 512-byte reads (the clock, the record, code
+ * and data that untimed reads do not touch), so a settled class of cheap reads is timed once in up to
  * {@code SAMPLE_EVERY << }{@value #MAX_BACKOFF} calls; a class whose reads take long enough that timing one in
- * {@value #SAMPLE_EVERY} is within the budget stays at that rate. Which calls are timed is a countdown per thread (threads share a countdown only
- * when their ids fall in the same of {@value #STRIPES} stripes, which costs a few samples, never a result): an
- * untimed call does one decrement in memory no other thread writes, and draws nothing. The draw, from the dice, is
- * made on a timed call only and gives both whether that call explores and how many calls the next timed one is away
- * (1 to {@value #GAP_SPAN}, {@value #SAMPLE_EVERY} on average; random, so a caller whose reads repeat with a period
- * is not always timed on the same size). Each path keeps, per size class, the floor of its samples in nanoseconds per byte,
- * rising by 2% with each new sample (timing noise only ever adds time, and a mean, even a clamped one, let the first
- * samples of a cold start flip small reads to pread for thousands of calls); a class changes its preference only when the other path has at least {@value #MIN_SAMPLES} samples and is
- * faster by more than {@value #MARGIN_PERCENT}%, so single outliers (a preempted thread, a page fault) do not flip
- * it, while a lasting change (data falling out of the page cache, another load on the machine) does.
+ * {@value #SAMPLE_EVERY} is within the budget stays at that rate. Which calls are timed is a countdown per thread
+ * (threads share a countdown only when their ids fall in the same of {@value #STRIPES} stripes, which costs a few
+ * samples, never a result): an untimed call does one decrement in memory no other thread writes, and draws nothing. The
+ * draw, from the dice, is made on a timed call only and gives both whether that call explores and how many calls the
+ * next timed one is away (1 to {@value #GAP_SPAN}, {@value #SAMPLE_EVERY} on average; random, so a caller whose reads
+ * repeat with a period is not always timed on the same size). Each path keeps, per size class, the floor of its samples
+ * in nanoseconds per byte, rising by 2% with each new sample (timing noise only ever adds time, and a mean, even a
+ * clamped one, let the first samples of a cold start flip small reads to pread for thousands of calls); a class changes
+ * its preference only when the other path has at least {@value #MIN_SAMPLES} samples and is faster by more than
+ * {@value #MARGIN_PERCENT}%, so single outliers (a preempted thread, a page fault) do not flip it, while a lasting
+ * change (data falling out of the page cache, another load on the machine) does.
  *
  * <p>An exploring call costs what the slower path costs: at 512 bytes a {@code pread} takes several times a mapped
  * copy, so one call in 256 going there took a few percent of the rate. So each exploring sample that finds the other
