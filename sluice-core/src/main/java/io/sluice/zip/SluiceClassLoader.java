@@ -527,10 +527,10 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
     }
 
     /**
-     * Unmaps every jar of the class path opened so far (those read into memory are let go), and opens no more (an opening in progress on another thread
-     * ends first). Classes loaded already keep working; finding new classes or resources in this loader's jars fails
-     * afterwards, and reads of them in progress on other threads end with an {@link IOException}. Closing twice does
-     * nothing.
+     * Unmaps every jar of the class path opened so far (those read into memory are let go), and opens no more (an
+     * opening in progress on another thread ends first). Classes loaded already keep working; finding new classes or
+     * resources in this loader's jars fails afterwards, and reads of them in progress on other threads end with an
+     * {@link IOException}. Closing twice does nothing.
      */
     @Override
     public void close() {
@@ -642,8 +642,8 @@ public final class SluiceClassLoader extends SecureClassLoader implements Closea
 
         static JarSource open(Path path, URL location, int inMemoryUpTo) throws IOException {
             // concat, not +: no string concatenation class to spin on the way to the program's first class.
-            return new JarSource(SluiceJarFile.open(path, inMemoryUpTo), location, "jar:".concat(location.toString()).concat("!/"),
-                    "", null, true);
+            return new JarSource(SluiceJarFile.open(path, inMemoryUpTo), location,
+                    "jar:".concat(location.toString()).concat("!/"), "", null, true);
         }
 
         ConcurrentZipFile.Entry entry(String name) {
