@@ -12,6 +12,7 @@
 # relative path on the class path, and writes its test_data.* files beside it.
 
 require "sluice"
+require_relative "seed-mmap-sluice-row"
 
 checkout, chunk_kib, row, size = ARGV
 abort "usage: seed-mmap-harness-row.rb CHECKOUT CHUNK_KIB ROW [SIZE]" unless row
@@ -22,34 +23,6 @@ load File.join(checkout, "mmap_test.rb")
 if size
   MmapTest.send(:remove_const, :WRITE_SIZE)
   MmapTest.const_set(:WRITE_SIZE, Integer(size))
-end
-
-# The harness's writer protocol: new(path, size) before the passes, then in each timed pass seek(0) and the writes,
-# close after both passes. The post's writers map the whole target in new and map it again in seek, leaving the old
-# mapping to the garbage collector; likewise this keeps the writer of the first pass open (a close would unmap its
-# windows inside the timed pass) and closes every writer in close, the last one last, since close cuts the file
-# where its writer ended.
-class SluiceMappedWriterRow
-  def initialize(path, size)
-    @path = path
-    @size = size
-    @writers = [Sluice::MappedWriter.new(path, position: 0, window_size: size)]
-    @writer = @writers.last
-  end
-
-  def seek(pos)
-    return if @writer.position == pos
-
-    @writer = Sluice::MappedWriter.new(@path, position: pos, window_size: @size)
-    @writers << @writer
-  end
-
-  # The row's write: the harness's block calls the writer itself, as its other rows call theirs.
-  attr_reader :writer
-
-  def close
-    @writers.each(&:close)
-  end
 end
 
 [1, 4, 16].each do |kib|

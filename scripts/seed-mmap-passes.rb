@@ -13,6 +13,7 @@
 
 require "sluice"
 require "java"
+require_relative "seed-mmap-sluice-row"
 
 checkout, chunk_kib, row, passes = ARGV
 abort "usage: seed-mmap-passes.rb CHECKOUT CHUNK_KIB sluice|ext PASSES" unless passes && %w[sluice ext].include?(row)
@@ -36,30 +37,13 @@ def pmd_mapped(path)
       .map { |(kb)| kb.to_i / 1024 }
 end
 
-# The harness row's writer for Sluice (scripts/seed-mmap-harness-row.rb), the one call per write it makes.
-class SluiceRow
-  def initialize(path, size)
-    @path = path
-    @size = size
-    @writers = [Sluice::MappedWriter.new(path, position: 0, window_size: size)]
-  end
-
-  def seek(pos)
-    @writers << Sluice::MappedWriter.new(@path, position: pos, window_size: @size) unless @writers.last.position == pos
-  end
-
-  def writer = @writers.last
-
-  def close = @writers.each(&:close)
-end
-
 buffer = MmapTest::BUFFERS.fetch(Integer(chunk_kib))
 size = MmapTest::WRITE_SIZE
 count = size / buffer.bytesize
 path = "test_data.mmap"
 File.delete(path) if File.exist?(path)
 out, write = if row == "sluice"
-               [SluiceRow.new(path, size), ->(o, b) { o.writer.write(b) }]
+               [SluiceMappedWriterRow.new(path, size), ->(o, b) { o.writer.write(b) }]
              else
                [MmapFileExt.new(path, size), ->(o, b) { o.unsafe_write(b) }]
              end
