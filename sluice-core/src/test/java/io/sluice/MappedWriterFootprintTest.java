@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a MappedWriter's first open, writes and close make a fresh JVM load. Each downcall handle the linker makes
- * spins a stub class and its method handles; in a cold JVM (a JRuby script's first writer) that is start-up time and
- * metaspace that a plain write does not need.
+ * spins a stub class and its method handles, and each pattern switch a class of its own; in a cold JVM (a JRuby
+ * script's first writer) that is start-up time and metaspace that a plain write does not need.
  */
 class MappedWriterFootprintTest {
     @TempDir
@@ -27,17 +27,22 @@ class MappedWriterFootprintTest {
      * and none of the io_uring engine's (syscall, openat, mmap, ...), which a writer never makes.
      */
     @Test
-    void linksOnlyMadvise() throws Exception {
+    void linksOnlyMadviseAndSpinsNoTypeSwitch() throws Exception {
         String text = run("--enable-native-access=ALL-UNNAMED");
         assertTrue(text.contains("length=" + 5000 * 1024), text);
         List<String> stubs = new ArrayList<>();
+        List<String> switches = new ArrayList<>();
         for (String line : text.split("\n")) {
             String name = line.split(" ", 2)[0];
             if (name.startsWith("jdk.internal.foreign.abi.DowncallStub")) {
                 stubs.add(name);
             }
+            if (name.startsWith("io.sluice.") && name.contains("$$TypeSwitch")) {
+                switches.add(name);
+            }
         }
         assertEquals(1, stubs.size(), "downcall stubs spun (madvise's alone expected): " + stubs);
+        assertEquals(List.of(), switches, "pattern switches bootstrapped");
         assertTrue(!text.contains("io.sluice.internal.Native$Libc "), "the io_uring engine's calls were linked");
     }
 
