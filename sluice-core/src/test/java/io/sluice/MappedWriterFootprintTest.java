@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,21 @@ class MappedWriterFootprintTest {
         assertEquals(1, stubs.size(), "downcall stubs spun (madvise's alone expected): " + stubs);
         assertEquals(List.of(), switches, "pattern switches bootstrapped");
         assertTrue(!text.contains("io.sluice.internal.Native$Libc "), "the io_uring engine's calls were linked");
+    }
+
+    /**
+     * madvise succeeds (MADV_POPULATE_WRITE, Linux 5.14 or later), so errno is never asked for: no capture layout,
+     * no var handle for it, and the stub the linker spins is the plain call's.
+     */
+    @Test
+    void capturesNoErrnoWhileMadviseSucceeds() throws Exception {
+        String[] version = System.getProperty("os.version").split("[.-]");
+        int major = Integer.parseInt(version[0]);
+        int minor = Integer.parseInt(version[1]);
+        Assumptions.assumeTrue(major > 5 || major == 5 && minor >= 14, "MADV_POPULATE_WRITE needs Linux 5.14");
+        String text = run("--enable-native-access=ALL-UNNAMED");
+        assertTrue(text.contains("io.sluice.internal.Native$Madvise "), "madvise was not called:\n" + text);
+        assertTrue(!text.contains("io.sluice.internal.Native$CallState "), "errno capture was set up");
     }
 
     /** Without native access nothing is linked at all. */

@@ -33,19 +33,31 @@ public final class Native {
     }
 
     /**
-     * {@code madvise(address, length, advice)}.
+     * {@code madvise(address, length, advice)}. A failed call is made a second time with errno captured, so pass only
+     * advice that may be given twice (every value here, and {@code MADV_POPULATE_WRITE}).
      *
      * @return 0, or the errno of the failure
      */
     public static int madvise(long address, long length, int advice) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(CallState.CAPTURE);
+        try {
             // The address is passed as a plain pointer (not the mapped segment) so a concurrent unmap of the
             // segment by another thread is never blocked by this call; madvise on an unmapped range is ENOMEM.
-            int rc = (int) Madvise.MADVISE.invokeExact(state, MemorySegment.ofAddress(address), length, advice);
-            return rc == 0 ? 0 : (int) CallState.ERRNO.get(state, 0L);
+            int rc = (int) Madvise.MADVISE.invokeExact(MemorySegment.ofAddress(address), length, advice);
+            return rc == 0 ? 0 : madviseErrno(address, length, advice);
         } catch (Throwable t) {
             throw new IllegalStateException("madvise could not be called", t);
+        }
+    }
+
+    /**
+     * {@link #madvise} again, with errno captured: linked apart, on the first failure, since capturing costs the
+     * common call a capture layout, its var handle and a larger stub (about 30 classes more to link).
+     */
+    private static int madviseErrno(long address, long length, int advice) throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CallState.CAPTURE);
+            int rc = (int) MadviseErrno.MADVISE.invokeExact(state, MemorySegment.ofAddress(address), length, advice);
+            return rc == 0 ? 0 : (int) CallState.ERRNO.get(state, 0L);
         }
     }
 
@@ -219,6 +231,14 @@ public final class Native {
      * linker's for each call never made, in a JRuby script's first writer).
      */
     private static final class Madvise {
+        static final MethodHandle MADVISE = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().find("madvise").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT));
+    }
+
+    /** madvise with errno captured, linked on its first failure. */
+    private static final class MadviseErrno {
         static final MethodHandle MADVISE = Linker.nativeLinker().downcallHandle(
                 Linker.nativeLinker().defaultLookup().find("madvise").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
