@@ -209,15 +209,18 @@ public final class MappedWriter implements Closeable {
             out.add(StandardOpenOption.TRUNCATE_EXISTING);
         }
         for (OpenOption o : options) {
-            switch (o) {
-                case null -> throw new NullPointerException("null open option");
-                case StandardOpenOption.APPEND -> {
-                    // Every write appends already; APPEND on the channel itself would refuse the mapping.
-                }
-                case StandardOpenOption.CREATE, StandardOpenOption.CREATE_NEW, StandardOpenOption.TRUNCATE_EXISTING,
-                     StandardOpenOption.WRITE, StandardOpenOption.READ, StandardOpenOption.SPARSE -> out.add(o);
-                case LinkOption l when l == LinkOption.NOFOLLOW_LINKS -> out.add(o);
-                default -> throw new UnsupportedOperationException("unsupported open option for MappedWriter: " + o);
+            // Tests in a row rather than a pattern switch, as in OpenSpec.parse: no bootstrap at the first open.
+            if (o == null) {
+                throw new NullPointerException("null open option");
+            } else if (o == StandardOpenOption.APPEND) {
+                // Every write appends already; APPEND on the channel itself would refuse the mapping.
+            } else if (o == StandardOpenOption.CREATE || o == StandardOpenOption.CREATE_NEW
+                    || o == StandardOpenOption.TRUNCATE_EXISTING || o == StandardOpenOption.WRITE
+                    || o == StandardOpenOption.READ || o == StandardOpenOption.SPARSE
+                    || o == LinkOption.NOFOLLOW_LINKS) {
+                out.add(o);
+            } else {
+                throw new UnsupportedOperationException("unsupported open option for MappedWriter: " + o);
             }
         }
         return OpenSpec.parse(out.toArray(new OpenOption[0]));

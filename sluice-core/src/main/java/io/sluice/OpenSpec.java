@@ -18,17 +18,26 @@ record OpenSpec(Set<StandardOpenOption> standard, boolean noFollowLinks, Advice 
         boolean sqpoll = false;
         boolean iopoll = false;
         for (OpenOption o : options) {
-            switch (o) {
-                case null -> throw new NullPointerException("null open option");
-                case StandardOpenOption.APPEND -> throw new IllegalArgumentException(
-                        "APPEND is not supported: every write names its position");
-                case StandardOpenOption s -> std.add(s);
-                case LinkOption l when l == LinkOption.NOFOLLOW_LINKS -> noFollow = true;
-                case Advice a -> advice = a;
-                case SluiceOption so when so == SluiceOption.DIRECT -> direct = true;
-                case SluiceOption so when so == SluiceOption.SQPOLL -> sqpoll = true;
-                case SluiceOption so when so == SluiceOption.IOPOLL -> iopoll = true;
-                default -> throw new UnsupportedOperationException("unsupported open option: " + o);
+            // Tests in a row rather than a pattern switch, whose bootstrap spins a class and its method handles at a
+            // JVM's first open (and each caller's switch its own): start-up time for a script's first file.
+            if (o == null) {
+                throw new NullPointerException("null open option");
+            } else if (o == StandardOpenOption.APPEND) {
+                throw new IllegalArgumentException("APPEND is not supported: every write names its position");
+            } else if (o instanceof StandardOpenOption s) {
+                std.add(s);
+            } else if (o == LinkOption.NOFOLLOW_LINKS) {
+                noFollow = true;
+            } else if (o instanceof Advice a) {
+                advice = a;
+            } else if (o == SluiceOption.DIRECT) {
+                direct = true;
+            } else if (o == SluiceOption.SQPOLL) {
+                sqpoll = true;
+            } else if (o == SluiceOption.IOPOLL) {
+                iopoll = true;
+            } else {
+                throw new UnsupportedOperationException("unsupported open option: " + o);
             }
         }
         // Creating or truncating a file only makes sense for a writer, as in FileChannel.open.

@@ -33,19 +33,31 @@ public final class Native {
     }
 
     /**
-     * {@code madvise(address, length, advice)}.
+     * {@code madvise(address, length, advice)}. A failed call is made a second time with errno captured, so pass only
+     * advice that may be given twice (every value here, and {@code MADV_POPULATE_WRITE}).
      *
      * @return 0, or the errno of the failure
      */
     public static int madvise(long address, long length, int advice) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Libc.CAPTURE);
+        try {
             // The address is passed as a plain pointer (not the mapped segment) so a concurrent unmap of the
             // segment by another thread is never blocked by this call; madvise on an unmapped range is ENOMEM.
-            int rc = (int) Libc.MADVISE.invokeExact(state, MemorySegment.ofAddress(address), length, advice);
-            return rc == 0 ? 0 : (int) Libc.ERRNO.get(state, 0L);
+            int rc = (int) Madvise.MADVISE.invokeExact(MemorySegment.ofAddress(address), length, advice);
+            return rc == 0 ? 0 : madviseErrno(address, length, advice);
         } catch (Throwable t) {
             throw new IllegalStateException("madvise could not be called", t);
+        }
+    }
+
+    /**
+     * {@link #madvise} again, with errno captured: linked apart, on the first failure, since capturing costs the
+     * common call a capture layout, its var handle and a larger stub (about 30 classes more to link).
+     */
+    private static int madviseErrno(long address, long length, int advice) throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CallState.CAPTURE);
+            int rc = (int) MadviseErrno.MADVISE.invokeExact(state, MemorySegment.ofAddress(address), length, advice);
+            return rc == 0 ? 0 : (int) CallState.ERRNO.get(state, 0L);
         }
     }
 
@@ -83,13 +95,13 @@ public final class Native {
      */
     public static long syscall(long number, long a1, long a2, long a3, long a4, long a5, long a6) {
         try (Arena arena = Arena.ofConfined()) {
-            return syscall(arena.allocate(Libc.CAPTURE), number, a1, a2, a3, a4, a5, a6);
+            return syscall(arena.allocate(CallState.CAPTURE), number, a1, a2, a3, a4, a5, a6);
         }
     }
 
     /** Memory for {@link #syscall(MemorySegment, long, long, long, long, long, long, long)} to capture errno into. */
     public static MemorySegment newCallState() {
-        return Arena.ofAuto().allocate(Libc.CAPTURE);
+        return Arena.ofAuto().allocate(CallState.CAPTURE);
     }
 
     /**
@@ -101,7 +113,7 @@ public final class Native {
                                long a6) {
         try {
             long rc = (long) Libc.SYSCALL6.invokeExact(state, number, a1, a2, a3, a4, a5, a6);
-            return rc == -1 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+            return rc == -1 ? -(int) CallState.ERRNO.get(state, 0L) : rc;
         } catch (Throwable t) {
             throw new IllegalStateException("syscall " + number + " could not be called", t);
         }
@@ -110,9 +122,9 @@ public final class Native {
     /** {@code openat(AT_FDCWD, path, flags, mode)}: the descriptor, or {@code -errno}. */
     public static int open(String path, int flags, int mode) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            MemorySegment state = arena.allocate(CallState.CAPTURE);
             int rc = (int) Libc.OPENAT.invokeExact(state, AT_FDCWD, arena.allocateFrom(path), flags, mode);
-            return rc < 0 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+            return rc < 0 ? -(int) CallState.ERRNO.get(state, 0L) : rc;
         } catch (Throwable t) {
             throw new IllegalStateException("openat could not be called", t);
         }
@@ -121,9 +133,9 @@ public final class Native {
     /** {@code close(fd)}: 0 or {@code -errno}. */
     public static int close(int fd) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            MemorySegment state = arena.allocate(CallState.CAPTURE);
             int rc = (int) Libc.CLOSE.invokeExact(state, fd);
-            return rc < 0 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+            return rc < 0 ? -(int) CallState.ERRNO.get(state, 0L) : rc;
         } catch (Throwable t) {
             throw new IllegalStateException("close could not be called", t);
         }
@@ -132,9 +144,9 @@ public final class Native {
     /** {@code lseek(fd, 0, SEEK_END)}: the file's size, or {@code -errno}. */
     public static long size(int fd) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            MemorySegment state = arena.allocate(CallState.CAPTURE);
             long rc = (long) Libc.LSEEK.invokeExact(state, fd, 0L, SEEK_END);
-            return rc < 0 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+            return rc < 0 ? -(int) CallState.ERRNO.get(state, 0L) : rc;
         } catch (Throwable t) {
             throw new IllegalStateException("lseek could not be called", t);
         }
@@ -162,7 +174,7 @@ public final class Native {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment stx = arena.allocate(STATX_BYTES, 8);
             MemorySegment empty = arena.allocateFrom("");
-            long rc = syscall(arena.allocate(Libc.CAPTURE), SYS_STATX, fd, empty.address(), AT_EMPTY_PATH,
+            long rc = syscall(arena.allocate(CallState.CAPTURE), SYS_STATX, fd, empty.address(), AT_EMPTY_PATH,
                     STATX_TYPE | STATX_SIZE, stx.address(), 0);
             if (rc < 0) {
                 return rc;
@@ -175,9 +187,9 @@ public final class Native {
     /** {@code ftruncate(fd, length)}: 0 or {@code -errno}. */
     public static int ftruncate(int fd, long length) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            MemorySegment state = arena.allocate(CallState.CAPTURE);
             int rc = (int) Libc.FTRUNCATE.invokeExact(state, fd, length);
-            return rc < 0 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+            return rc < 0 ? -(int) CallState.ERRNO.get(state, 0L) : rc;
         } catch (Throwable t) {
             throw new IllegalStateException("ftruncate could not be called", t);
         }
@@ -186,9 +198,9 @@ public final class Native {
     /** {@code mmap(NULL, length, prot, flags, fd, offset)}: the address, or {@code -errno}. */
     public static long mmap(long length, int prot, int flags, int fd, long offset) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            MemorySegment state = arena.allocate(CallState.CAPTURE);
             long rc = (long) Libc.MMAP.invokeExact(state, 0L, length, prot, flags, fd, offset);
-            return rc == -1 ? -(int) Libc.ERRNO.get(state, 0L) : rc;
+            return rc == -1 ? -(int) CallState.ERRNO.get(state, 0L) : rc;
         } catch (Throwable t) {
             throw new IllegalStateException("mmap could not be called", t);
         }
@@ -197,55 +209,81 @@ public final class Native {
     /** {@code munmap(address, length)}: 0 or {@code -errno}. */
     public static int munmap(long address, long length) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(Libc.CAPTURE);
+            MemorySegment state = arena.allocate(CallState.CAPTURE);
             int rc = (int) Libc.MUNMAP.invokeExact(state, address, length);
-            return rc == 0 ? 0 : -(int) Libc.ERRNO.get(state, 0L);
+            return rc == 0 ? 0 : -(int) CallState.ERRNO.get(state, 0L);
         } catch (Throwable t) {
             throw new IllegalStateException("munmap could not be called", t);
         }
     }
 
-    /** Linked on first use only, so a JVM without native access never touches the linker. */
-    private static final class Libc {
-        static final Linker LINKER = Linker.nativeLinker();
+    /** How errno is captured: shared by every call here, and made on the first (no linking involved). */
+    private static final class CallState {
         static final Linker.Option CCS = Linker.Option.captureCallState("errno");
         static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
         static final VarHandle ERRNO =
                 CAPTURE.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
-        static final MethodHandle MADVISE = LINKER.downcallHandle(
-                LINKER.defaultLookup().find("madvise").orElseThrow(),
+    }
+
+    /**
+     * Linked on first use, apart from {@link Libc}: {@link io.sluice.MappedWriter} and MMAP's advice call madvise
+     * alone, and every downcall handle spins a stub class and its method handles (seven more classes of the
+     * linker's for each call never made, in a JRuby script's first writer).
+     */
+    private static final class Madvise {
+        static final MethodHandle MADVISE = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().find("madvise").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT));
+    }
+
+    /** madvise with errno captured, linked on its first failure. */
+    private static final class MadviseErrno {
+        static final MethodHandle MADVISE = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().find("madvise").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                         ValueLayout.JAVA_INT),
-                CCS);
+                CallState.CCS);
+    }
+
+    /**
+     * The io_uring engine's calls (and the mapping probe's), linked on first use only, so a JVM without native access
+     * never touches the linker.
+     */
+    private static final class Libc {
+        static final Linker LINKER = Linker.nativeLinker();
         /** {@code long syscall(long number, ...)}: every argument passed as a long, which is how the kernel reads them. */
         static final MethodHandle SYSCALL6 = LINKER.downcallHandle(
                 LINKER.defaultLookup().find("syscall").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                         ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                         ValueLayout.JAVA_LONG),
-                CCS, Linker.Option.firstVariadicArg(1));
+                CallState.CCS, Linker.Option.firstVariadicArg(1));
         static final MethodHandle OPENAT = LINKER.downcallHandle(
                 LINKER.defaultLookup().find("openat").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                         ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
-                CCS, Linker.Option.firstVariadicArg(3));
+                CallState.CCS, Linker.Option.firstVariadicArg(3));
         static final MethodHandle CLOSE = LINKER.downcallHandle(
                 LINKER.defaultLookup().find("close").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), CCS);
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), CallState.CCS);
         static final MethodHandle LSEEK = LINKER.downcallHandle(
                 LINKER.defaultLookup().find("lseek").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_INT), CCS);
+                        ValueLayout.JAVA_INT), CallState.CCS);
         static final MethodHandle FTRUNCATE = LINKER.downcallHandle(
                 LINKER.defaultLookup().find("ftruncate").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG), CCS);
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG),
+                CallState.CCS);
         static final MethodHandle MMAP = LINKER.downcallHandle(
                 LINKER.defaultLookup().find("mmap").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG), CCS);
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG),
+                CallState.CCS);
         static final MethodHandle MUNMAP = LINKER.downcallHandle(
                 LINKER.defaultLookup().find("munmap").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), CCS);
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+                CallState.CCS);
     }
 
     // ---------------------------------------------------------------- page-cache advice, for io.sluice.chunks
