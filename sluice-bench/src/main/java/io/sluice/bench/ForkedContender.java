@@ -121,7 +121,11 @@ final class ForkedContender implements Contender {
         // child's launcher they would be there twice (and a debugger's port taken twice).
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         pb.environment().remove("JDK_JAVA_OPTIONS");
-        this.process = pb.start();
+        try {
+            this.process = pb.start();
+        } catch (IOException e) {
+            throw new IOException(name() + ": cannot start its JVM with " + command.get(0) + ": " + e.getMessage(), e);
+        }
         LIVE.add(process);
         this.pid = process.pid();
         this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
@@ -274,6 +278,8 @@ final class ForkedContender implements Contender {
                     timeoutNanos / 1e9), w);
         }
         if (a == EOF) {
+            // Kept for the next request, which must fail at once too rather than wait for an answer that cannot come.
+            answers.add(EOF);
             // Sets the exit code, which the message gives.
             waitQuietly(EXIT_SECONDS);
             throw failure("ended its output while asked '" + what + "'", w);
