@@ -100,7 +100,8 @@ public final class Bench {
             }
             List<Contender> all = open(engines, fioVersion != null, data);
             try {
-                List<Row> rows = measure(all, workloads, options.threads(), options.sampleNanos(), options.rounds(), log);
+                List<Row> rows = measure(all, workloads, options.threads(), options.sampleNanos(), options.rounds(), log,
+                        true);
                 double after = PageCache.residentFraction(data.path());
                 log.printf(Locale.ROOT, "page cache after the run: %.0f%% resident%s%n", after * 100,
                         after < 0.99 ? " (the kernel dropped pages during the run: treat figures with care)" : "");
@@ -153,6 +154,16 @@ public final class Bench {
      */
     static List<Row> measure(List<Contender> all, List<Workload> workloads, List<Integer> threadCounts,
                              long sampleNanos, int rounds, PrintWriter log) throws IOException, InterruptedException {
+        return measure(all, workloads, threadCounts, sampleNanos, rounds, log, false);
+    }
+
+    /**
+     * {@link #measure}, whose rows say whether each Java contender ran in a JVM of its own when {@code sayForked}
+     * (the sections that fork, or could).
+     */
+    static List<Row> measure(List<Contender> all, List<Workload> workloads, List<Integer> threadCounts,
+                             long sampleNanos, int rounds, PrintWriter log, boolean sayForked)
+            throws IOException, InterruptedException {
         List<Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();
         int cells = workloads.size() * threadCounts.size();
@@ -163,7 +174,7 @@ public final class Bench {
                 log.printf(Locale.ROOT, "[%2d/%d] %s, %d thread%s (%.0f s elapsed)%n", cell, cells, w, threads,
                         threads == 1 ? "" : "s", (System.nanoTime() - t0) / 1e9);
                 log.flush();
-                rows.addAll(cell(all, w, threads, sampleNanos, rounds));
+                rows.addAll(cell(all, w, threads, sampleNanos, rounds, sayForked));
                 Contender auto = all.stream().filter(c -> c.name().equals(Engine.AUTO.name())).findFirst()
                         .orElse(null);
                 if (auto != null) {
@@ -184,6 +195,15 @@ public final class Bench {
      */
     static List<Row> cell(List<? extends Contender> all, Workload w, int threads, long sampleNanos, int rounds)
             throws IOException, InterruptedException {
+        return cell(all, w, threads, sampleNanos, rounds, false);
+    }
+
+    /**
+     * {@link #cell}, whose rows say whether each Java contender ran in a JVM of its own when {@code sayForked}; the
+     * other sections' rows keep the fields they always had.
+     */
+    static List<Row> cell(List<? extends Contender> all, Workload w, int threads, long sampleNanos, int rounds,
+                          boolean sayForked) throws IOException, InterruptedException {
         List<List<Sample>> samples = new ArrayList<>();
         for (Contender c : all) {
             samples.add(new ArrayList<>());
@@ -202,7 +222,7 @@ public final class Bench {
         List<Row> rows = new ArrayList<>();
         for (int k = 0; k < all.size(); k++) {
             Contender c = all.get(k);
-            Boolean forked = c instanceof ForkedContender ? Boolean.TRUE
+            Boolean forked = !sayForked ? null : c instanceof ForkedContender ? Boolean.TRUE
                     : c instanceof JavaContender ? Boolean.FALSE : null;
             rows.add(new Row(c.name(), c.adapt(w), threads, c.fioReference(), List.copyOf(samples.get(k)), forked));
         }

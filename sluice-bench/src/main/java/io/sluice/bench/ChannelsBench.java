@@ -115,7 +115,7 @@ public final class ChannelsBench {
                 all.add(FioContender.jobPerRequest(FIO_PSYNC, "psync", data.path(), data.size(), o.depth()));
             }
             return Bench.measure(all, List.of(new Workload(Workload.RANDREAD, o.asyncBlockSize(), 1, direct)),
-                    o.asyncThreads(), o.sampleNanos(), o.rounds(), log);
+                    o.asyncThreads(), o.sampleNanos(), o.rounds(), log, true);
         } finally {
             for (Contender c : all) {
                 c.close();
@@ -140,7 +140,7 @@ public final class ChannelsBench {
                 ws.add(new Workload(Workload.RANDREAD, bs));
             }
             log.println("FileChannel adapter over " + engine + ":");
-            return Bench.measure(all, ws, o.adapterThreads(), o.sampleNanos(), o.rounds(), log);
+            return Bench.measure(all, ws, o.adapterThreads(), o.sampleNanos(), o.rounds(), log, true);
         } finally {
             for (Contender c : all) {
                 c.close();
