@@ -64,6 +64,11 @@ final class AsyncChannelContender extends JavaContender {
     /** fio doing what this side does: psync with a job per request for the JDK's pool, io_uring for Sluice's ring. */
     @Override
     public String fioReference() {
+        return fioReference(name);
+    }
+
+    /** The fio row of the side named {@code name} ({@value #JDK} or {@value #SLUICE}). */
+    static String fioReference(String name) {
         return name.equals(JDK) ? ChannelsBench.FIO_PSYNC : ChannelsBench.FIO_URING;
     }
 

@@ -14,9 +14,13 @@ import java.util.Locale;
  * none is always first or last while the machine's other load comes and goes.
  */
 public final class Bench {
-    /** What to run. {@code engines} holds engine names and {@value ChannelContender.NAIVE_DIRECT}. */
+    /**
+     * What to run. {@code engines} holds engine names and {@value ChannelContender.NAIVE_DIRECT}; {@code fork}: each
+     * Java contender in a JVM of its own ({@link ForkedContender}), or all in this one.
+     */
     public record Options(long fileSize, Path dir, List<Integer> threads, List<String> engines,
-                          List<Integer> blockSizes, int seqBlockSize, long sampleNanos, int rounds, boolean fio) {
+                          List<Integer> blockSizes, int seqBlockSize, long sampleNanos, int rounds, boolean fio,
+                          boolean fork) {
     }
 
     private final Options options;
@@ -71,10 +75,14 @@ public final class Bench {
         int fioRows = fioVersion == null ? 0 : engines.contains(Engine.IO_URING.name()) ? 3 : 2;
         int contenders = engines.size() + fioRows;
         double seconds = cells * (contenders * options.rounds() + engines.size() / 2.0)
-                * (options.sampleNanos() / 1e9 + 0.02) + cells * options.rounds() * fioRows * 0.15;
-        log.printf(Locale.ROOT, "sluice bench: %s file, %s, threads %s, engines %s%s; %d rounds of %d ms; about %.0f s%n",
+                * (options.sampleNanos() / 1e9 + 0.02) + cells * options.rounds() * fioRows * 0.15
+                + (options.fork() ? engines.size() : 0);
+        log.printf(Locale.ROOT, "sluice bench: %s file, %s, threads %s, engines %s%s; %s; %d rounds of %d ms; "
+                        + "about %.0f s%n",
                 ByteSize.format(options.fileSize()), workloads, options.threads(), engines,
                 fioVersion == null ? "" : " + " + fioVersion + (fioRows == 3 ? " (psync, mmap, io_uring)" : " (psync, mmap)"),
+                options.fork() ? "each Java contender in a JVM of its own"
+                        : "every Java contender in this JVM (--no-fork)",
                 options.rounds(),
                 options.sampleNanos() / 1_000_000, seconds);
         log.flush();
@@ -92,7 +100,8 @@ public final class Bench {
             }
             List<Contender> all = open(engines, fioVersion != null, data);
             try {
-                List<Row> rows = measure(all, workloads, options.threads(), options.sampleNanos(), options.rounds(), log);
+                List<Row> rows = measure(all, workloads, options.threads(), options.sampleNanos(), options.rounds(), log,
+                        true);
                 double after = PageCache.residentFraction(data.path());
                 log.printf(Locale.ROOT, "page cache after the run: %.0f%% resident%s%n", after * 100,
                         after < 0.99 ? " (the kernel dropped pages during the run: treat figures with care)" : "");
@@ -110,9 +119,14 @@ public final class Bench {
         boolean success = false;
         try {
             for (String name : engines) {
-                all.add(name.equals(ChannelContender.NAIVE_DIRECT)
-                        ? ChannelContender.naiveDirect(data.path(), data.size())
-                        : new SluiceContender(Engine.parse(name), data.path(), data.size()));
+                boolean naive = name.equals(ChannelContender.NAIVE_DIRECT);
+                if (options.fork()) {
+                    all.add(naive ? ForkedContender.naiveDirect(data.path(), data.size(), log)
+                            : ForkedContender.sluice(Engine.parse(name), data.path(), data.size(), log));
+                } else {
+                    all.add(naive ? ChannelContender.naiveDirect(data.path(), data.size())
+                            : new SluiceContender(Engine.parse(name), data.path(), data.size()));
+                }
             }
             if (fio) {
                 all.add(new FioContender("psync", data.path(), data.size()));
@@ -140,6 +154,16 @@ public final class Bench {
      */
     static List<Row> measure(List<Contender> all, List<Workload> workloads, List<Integer> threadCounts,
                              long sampleNanos, int rounds, PrintWriter log) throws IOException, InterruptedException {
+        return measure(all, workloads, threadCounts, sampleNanos, rounds, log, false);
+    }
+
+    /**
+     * {@link #measure}, whose rows say whether each Java contender ran in a JVM of its own when {@code sayForked}
+     * (the sections that fork, or could).
+     */
+    static List<Row> measure(List<Contender> all, List<Workload> workloads, List<Integer> threadCounts,
+                             long sampleNanos, int rounds, PrintWriter log, boolean sayForked)
+            throws IOException, InterruptedException {
         List<Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();
         int cells = workloads.size() * threadCounts.size();
@@ -150,10 +174,14 @@ public final class Bench {
                 log.printf(Locale.ROOT, "[%2d/%d] %s, %d thread%s (%.0f s elapsed)%n", cell, cells, w, threads,
                         threads == 1 ? "" : "s", (System.nanoTime() - t0) / 1e9);
                 log.flush();
-                rows.addAll(cell(all, w, threads, sampleNanos, rounds));
-                if (all.stream().anyMatch(c -> c.name().equals(Engine.AUTO.name()))) {
-                    // What AUTO's reads went by in this cell, so its row can be read with the path it took.
-                    log.println("         AUTO chose: " + Engine.autoChoices());
+                rows.addAll(cell(all, w, threads, sampleNanos, rounds, sayForked));
+                Contender auto = all.stream().filter(c -> c.name().equals(Engine.AUTO.name())).findFirst()
+                        .orElse(null);
+                if (auto != null) {
+                    // What AUTO's reads went by in this cell, so its row can be read with the path it took; a forked
+                    // AUTO learned in its own JVM, and only it can say.
+                    log.println("         AUTO chose: " + (auto instanceof ForkedContender f ? f.autoChoices()
+                            : Engine.autoChoices()));
                 }
             }
         }
@@ -167,6 +195,15 @@ public final class Bench {
      */
     static List<Row> cell(List<? extends Contender> all, Workload w, int threads, long sampleNanos, int rounds)
             throws IOException, InterruptedException {
+        return cell(all, w, threads, sampleNanos, rounds, false);
+    }
+
+    /**
+     * {@link #cell}, whose rows say whether each Java contender ran in a JVM of its own when {@code sayForked}; the
+     * other sections' rows keep the fields they always had.
+     */
+    static List<Row> cell(List<? extends Contender> all, Workload w, int threads, long sampleNanos, int rounds,
+                          boolean sayForked) throws IOException, InterruptedException {
         List<List<Sample>> samples = new ArrayList<>();
         for (Contender c : all) {
             samples.add(new ArrayList<>());
@@ -185,7 +222,9 @@ public final class Bench {
         List<Row> rows = new ArrayList<>();
         for (int k = 0; k < all.size(); k++) {
             Contender c = all.get(k);
-            rows.add(new Row(c.name(), c.adapt(w), threads, c.fioReference(), List.copyOf(samples.get(k))));
+            Boolean forked = !sayForked ? null : c instanceof ForkedContender ? Boolean.TRUE
+                    : c instanceof JavaContender ? Boolean.FALSE : null;
+            rows.add(new Row(c.name(), c.adapt(w), threads, c.fioReference(), List.copyOf(samples.get(k)), forked));
         }
         return rows;
     }

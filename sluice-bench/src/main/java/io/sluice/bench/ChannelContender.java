@@ -25,6 +25,8 @@ final class ChannelContender extends JavaContender {
     static final String NAIVE_DIRECT = "naive-direct";
     static final String JDK_DIRECT = "jdk-direct";
     static final String JDK_ALIGNED = "jdk-aligned";
+    /** Every one of these is compared with fio's psync. */
+    static final String FIO_REFERENCE = "fio-psync";
 
     private final String name;
     private final FileChannel channel;
@@ -59,7 +61,7 @@ final class ChannelContender extends JavaContender {
 
     @Override
     public String fioReference() {
-        return "fio-psync";
+        return FIO_REFERENCE;
     }
 
     @Override

@@ -20,12 +20,13 @@ public final class ChannelsBench {
     /**
      * What to run: the test file's size and directory, the block sizes of the adapter rows, the engines to wrap, the
      * thread counts of the asynchronous rows and of the adapter rows, reads in flight per thread, the block size of
-     * the asynchronous rows, whether to add the O_DIRECT rows, the sampling, and whether to run fio beside the
-     * asynchronous rows (when it is installed).
+     * the asynchronous rows, whether to add the O_DIRECT rows, the sampling, whether to run fio beside the
+     * asynchronous rows (when it is installed), and whether each Java contender runs in a JVM of its own
+     * ({@link ForkedContender}) or all in this one.
      */
     public record Options(long fileSize, Path dir, List<Integer> blockSizes, List<Engine> engines,
                           List<Integer> asyncThreads, List<Integer> adapterThreads, int depth, int asyncBlockSize,
-                          boolean direct, long sampleNanos, int rounds, boolean fio) {
+                          boolean direct, long sampleNanos, int rounds, boolean fio, boolean fork) {
         public Options {
             blockSizes = List.copyOf(blockSizes);
             engines = List.copyOf(engines);
@@ -59,10 +60,11 @@ public final class ChannelsBench {
     public List<Row> run() throws IOException, InterruptedException {
         log.printf(Locale.ROOT, "sluice bench channels: %s file; AsynchronousFileChannel: random reads of %s, %d in "
                         + "flight per thread, threads %s, cached%s; FileChannel adapter: engines %s, random reads of %s, "
-                        + "threads %s; %d rounds of %d ms%n",
+                        + "threads %s; %s; %d rounds of %d ms%n",
                 ByteSize.format(o.fileSize()), ByteSize.format(o.asyncBlockSize()), o.depth(), o.asyncThreads(),
                 o.direct() ? " and O_DIRECT" : "", o.engines(), o.blockSizes().stream().map(ByteSize::format).toList(),
-                o.adapterThreads(), o.rounds(), o.sampleNanos() / 1_000_000);
+                o.adapterThreads(), o.fork() ? "each Java contender in a JVM of its own"
+                        : "every Java contender in this JVM (--no-fork)", o.rounds(), o.sampleNanos() / 1_000_000);
         List<Row> rows = new ArrayList<>();
         try (DataFile data = DataFile.create(o.dir(), o.fileSize(), bytes -> { })) {
             data.warm();
@@ -98,8 +100,13 @@ public final class ChannelsBench {
     private List<Row> async(DataFile data, boolean direct) throws IOException, InterruptedException {
         List<Contender> all = new ArrayList<>();
         try {
-            all.add(AsyncChannelContender.jdk(data.path(), data.size(), o.depth(), direct));
-            all.add(AsyncChannelContender.sluice(data.path(), data.size(), o.depth(), direct));
+            if (o.fork()) {
+                all.add(ForkedContender.async(true, data.path(), data.size(), o.depth(), direct, log));
+                all.add(ForkedContender.async(false, data.path(), data.size(), o.depth(), direct, log));
+            } else {
+                all.add(AsyncChannelContender.jdk(data.path(), data.size(), o.depth(), direct));
+                all.add(AsyncChannelContender.sluice(data.path(), data.size(), o.depth(), direct));
+            }
             if (o.fio() && FioContender.version() != null) {
                 // What the device and kernel allow each way of keeping depth reads in flight, in the same cell: one
                 // ring with depth requests (submitted and reaped as whole batches, as the contenders wait for all
@@ -108,7 +115,7 @@ public final class ChannelsBench {
                 all.add(FioContender.jobPerRequest(FIO_PSYNC, "psync", data.path(), data.size(), o.depth()));
             }
             return Bench.measure(all, List.of(new Workload(Workload.RANDREAD, o.asyncBlockSize(), 1, direct)),
-                    o.asyncThreads(), o.sampleNanos(), o.rounds(), log);
+                    o.asyncThreads(), o.sampleNanos(), o.rounds(), log, true);
         } finally {
             for (Contender c : all) {
                 c.close();
@@ -119,14 +126,21 @@ public final class ChannelsBench {
     private List<Row> adapter(DataFile data, Engine engine) throws IOException, InterruptedException {
         List<Contender> all = new ArrayList<>();
         try {
-            all.add(new SluiceContender(engine, data.path(), data.size()));
-            all.add(new FileChannelAdapterContender(engine, data.path(), data.size()));
+            if (o.fork()) {
+                // Each in its own JVM: the adapter's reads end in the engine's, and in one JVM the two rows would
+                // share that engine's call sites and their type profile.
+                all.add(ForkedContender.sluice(engine, data.path(), data.size(), log));
+                all.add(ForkedContender.fileChannelAdapter(engine, data.path(), data.size(), log));
+            } else {
+                all.add(new SluiceContender(engine, data.path(), data.size()));
+                all.add(new FileChannelAdapterContender(engine, data.path(), data.size()));
+            }
             List<Workload> ws = new ArrayList<>();
             for (int bs : o.blockSizes()) {
                 ws.add(new Workload(Workload.RANDREAD, bs));
             }
             log.println("FileChannel adapter over " + engine + ":");
-            return Bench.measure(all, ws, o.adapterThreads(), o.sampleNanos(), o.rounds(), log);
+            return Bench.measure(all, ws, o.adapterThreads(), o.sampleNanos(), o.rounds(), log, true);
         } finally {
             for (Contender c : all) {
                 c.close();

@@ -35,7 +35,7 @@ final class FileChannelAdapterContender extends JavaContender {
 
     @Override
     public String fioReference() {
-        return engine == Engine.MMAP ? "fio-mmap" : engine == Engine.IO_URING ? "fio-io_uring" : "fio-psync";
+        return SluiceContender.fioReference(engine);
     }
 
     @Override

@@ -128,7 +128,8 @@ public final class Report {
      * {@code spread}, {@code rounds}, {@code ratioToClassic}, {@code fioReference}, {@code ratioToFio}, {@code direct},
      * {@code depth} (requests in flight per thread), and, added later, {@code file} ({@code new} or {@code cached}), {@code baseline} (the row the
      * {@code ratioToBaseline} is taken against: CLASSIC for reads), {@code opsPerMsMin} and {@code opsPerMsMax} (the
-     * slowest and fastest round). docs/bench-json.md describes them all.
+     * slowest and fastest round), and {@code forked} (only on rows that say whether their contender ran in a JVM of
+     * its own). docs/bench-json.md describes them all.
      */
     public static void json(List<Row> rows, Function<Workload, String> baseline, PrintWriter out) {
         Map<String, List<Row>> cells = cells(rows);
@@ -141,7 +142,7 @@ public final class Report {
                 out.printf(Locale.ROOT, "  {\"engine\": \"%s\", \"workload\": \"%s\", \"blockSize\": %d, \"threads\": %d, "
                                 + "\"opsPerMs\": %.3f, \"mbPerSec\": %.3f, \"spread\": %.4f, \"rounds\": %d, "
                                 + "\"opsPerMsMin\": %.3f, \"opsPerMsMax\": %.3f, \"ratioToClassic\": %s, \"fioReference\": %s, \"ratioToFio\": %s, \"direct\": %s, \"depth\": %d, "
-                                + "\"file\": \"%s\", \"baseline\": \"%s\", \"ratioToBaseline\": %s}%s%n",
+                                + "\"file\": \"%s\", \"baseline\": \"%s\", \"ratioToBaseline\": %s%s}%s%n",
                         r.engine(), r.workload().name(), r.workload().blockSize(), r.threads(), r.opsPerMs(),
                         r.mbPerSec(), r.spread(), r.samples().size(), r.samples().stream().mapToDouble(Sample::opsPerMs)
                                 .min().orElse(0), r.samples().stream().mapToDouble(Sample::opsPerMs).max().orElse(0),
@@ -149,6 +150,7 @@ public final class Report {
                         r.fioReference() == null ? "null" : "\"" + r.fioReference() + "\"",
                         num(ratio(cell, r, r.fioReference())), r.workload().direct(), r.workload().depth(),
                         r.workload().file(), base, num(ratio(r, baseRow)),
+                        r.forked() == null ? "" : ", \"forked\": " + r.forked(),
                         ++i < rows.size() ? "," : "");
             }
         }

@@ -6,8 +6,16 @@ import java.util.List;
 /**
  * The samples of one contender on one workload at one thread count, and their summary: the median, and the spread
  * {@code (max - min) / median} over rounds, which says how much to trust the median on a noisy machine.
+ * {@code forked}: whether the contender ran in a JVM of its own (true) or in the benchmark's (false); null where
+ * the section does not say (fio, other processes, sections measuring otherwise).
  */
-public record Row(String engine, Workload workload, int threads, String fioReference, List<Sample> samples) {
+public record Row(String engine, Workload workload, int threads, String fioReference, List<Sample> samples,
+                  Boolean forked) {
+
+    /** A row that does not say where its contender ran. */
+    public Row(String engine, Workload workload, int threads, String fioReference, List<Sample> samples) {
+        this(engine, workload, threads, fioReference, samples, null);
+    }
 
     public double opsPerMs() {
         return median(samples.stream().mapToDouble(Sample::opsPerMs).toArray());

@@ -29,6 +29,11 @@ final class SluiceContender extends JavaContender {
 
     @Override
     public String fioReference() {
+        return fioReference(engine);
+    }
+
+    /** The fio row an engine's row is compared with. */
+    static String fioReference(Engine engine) {
         return switch (engine) {
             case MMAP -> "fio-mmap";
             case IO_URING -> "fio-io_uring";

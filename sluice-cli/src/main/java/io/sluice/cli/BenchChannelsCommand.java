@@ -61,6 +61,11 @@ final class BenchChannelsCommand implements Callable<Integer> {
     @Option(names = "--no-direct", description = "Skip the O_DIRECT rows.")
     boolean noDirect;
 
+    @Option(names = "--no-fork", description = "Measure every Java contender in this JVM (also an option of "
+            + "'sluice bench'). Without it each runs in a JVM of its own, so the adapter and its engine do not share "
+            + "one type profile.")
+    boolean noFork;
+
     @Mixin
     SampleOptions sampling;
 
@@ -112,7 +117,7 @@ final class BenchChannelsCommand implements Callable<Integer> {
         SectionReport page = BenchCommand.startReport(sampling.report, dir, spec);
         io.sluice.bench.SectionOutput.describeMachine(err);
         var o = new ChannelsBench.Options(fileSize, dir, sizes, engines, asyncThreads, adapterThreads, depth, asyncBs,
-                !noDirect, sampleNanos, sampling.rounds, !parent.noFio);
+                !noDirect, sampleNanos, sampling.rounds, !parent.noFio, !(noFork || parent.noFork));
         List<Row> rows = new ChannelsBench(o, err).run();
         BenchCommand.emit(rows, ChannelsBench::baseline, sampling.json, spec);
         if (page != null) {

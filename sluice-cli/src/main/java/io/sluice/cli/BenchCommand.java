@@ -81,6 +81,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-fio", description = "Do not run fio even when it is installed.")
     boolean noFio;
 
+    @Option(names = "--no-fork", description = "Measure every Java contender in this JVM, as before forking was the "
+            + "default. Without it each runs in a JVM of its own (same JVM options), so no engine's reads are "
+            + "compiled with another's type profile.")
+    boolean noFork;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
@@ -173,7 +178,8 @@ final class BenchCommand implements Callable<Integer> {
         BenchChecks.json(sampling.json);
         Path d = BenchChecks.dir(dir);
         BenchChecks.space(d, fileSize, "--size " + size);
-        return new Bench.Options(fileSize, d, t, e, bs, seq, sampleNanos, sampling.rounds, !noFio);
+        return new Bench.Options(fileSize, d, t, e, bs, seq, sampleNanos, sampling.rounds, !noFio,
+                !noFork);
     }
 
     static int blockSize(String s, String option) {

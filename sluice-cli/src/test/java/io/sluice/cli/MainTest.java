@@ -314,6 +314,40 @@ class MainTest {
     }
 
     @Test
+    void benchForksEveryJavaContenderUnlessNoFork(@TempDir Path dir) throws Exception {
+        String d = dir.toString();
+        String[] common = {"--size", "1m", "--dir", d, "--engines", "channel,mmap", "--block-sizes", "4k",
+            "--seq-block-size", "0", "--threads", "1", "--no-fio"};
+        String[] sample = {"--rounds", "1", "--duration", "20", "--json", "-"};
+        String[][] cases = {
+            concat(new String[] {"bench"}, common, sample),
+            concat(new String[] {"bench"}, common, new String[] {"--no-fork"}, sample),
+            concat(new String[] {"bench"}, common, new String[] {"channels", "--async-threads", "1", "--depth", "2",
+                "--no-direct"}, sample),
+            concat(new String[] {"bench"}, common, new String[] {"channels", "--async-threads", "1", "--depth", "2",
+                "--no-direct", "--no-fork"}, sample),
+            concat(new String[] {"bench"}, common, new String[] {"--no-fork", "channels", "--async-threads", "1",
+                "--depth", "2", "--no-direct"}, sample),
+        };
+        for (int i = 0; i < cases.length; i++) {
+            out.getBuffer().setLength(0);
+            err.getBuffer().setLength(0);
+            String[] c = cases[i];
+            assertEquals(Main.OK, run(c), () -> String.join(" ", c) + "\n" + err);
+            boolean fork = i == 0 || i == 2;
+            String rows = out.toString();
+            assertTrue(rows.contains("\"forked\": " + fork) && !rows.contains("\"forked\": " + !fork),
+                    String.join(" ", c) + "\n" + rows);
+            assertTrue(err.toString().contains(fork ? "each Java contender in a JVM of its own"
+                    : "every Java contender in this JVM (--no-fork)"), err::toString);
+        }
+    }
+
+    private static String[] concat(String[]... parts) {
+        return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
+    }
+
+    @Test
     void jsonIntoAMissingDirectoryIsRefusedBeforeTheRun(@TempDir Path dir) throws Exception {
         Path data = Files.createDirectory(dir.resolve("data"));
         Path json = dir.resolve("no-such-dir").resolve("rows.json");

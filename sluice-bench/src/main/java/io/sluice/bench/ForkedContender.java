@@ -1,0 +1,429 @@
+package io.sluice.bench;
+
+import io.sluice.Engine;
+import io.sluice.PositionalFile;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.InterruptedIOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Java contender measured in a JVM of its own ({@link ContenderHost}), started once and kept for the run, as JMH
+ * forks: in one JVM, the engines' reads share call sites ({@code PositionalFile.read} calling an engine's
+ * {@code readBuffer}), whose type profile fills with whichever engine ran first, so C2 inlines that one and the others
+ * pay a megamorphic call; how much depends on the order, not on the engine. In its own JVM each contender's call
+ * sites see one type only.
+ *
+ * <p>The child opens the data file itself, by path, and measures when asked: {@link #measure} is a round trip over
+ * the child's standard input and output, so the caller's rounds, rotation and warm-up are unchanged. The child's
+ * standard error goes to the log, each line prefixed with the contender's name. The name, the fio reference and the
+ * adapted workload are answered here, without a round trip.
+ */
+final class ForkedContender implements Contender {
+    /** The contenders a child can run. */
+    enum Kind {
+        /** {@link SluiceContender}: the engine's own {@code PositionalFile}. */
+        SLUICE,
+        /** {@link FileChannelAdapterContender}: sluice-nio's FileChannel over the engine. */
+        FILE_CHANNEL_ADAPTER,
+        /** {@link ChannelContender#naiveDirect}: a plain FileChannel (the engine is ignored). */
+        NAIVE_DIRECT,
+        /** {@link AsyncChannelContender#jdk}: the JDK's AsynchronousFileChannel (the engine is ignored). */
+        ASYNC_JDK,
+        /** {@link AsyncChannelContender#sluice}: sluice-nio's AsynchronousFileChannel over IO_URING. */
+        ASYNC_SLUICE;
+
+        JavaContender open(Engine engine, int depth, boolean direct, Path path, long size) throws IOException {
+            return switch (this) {
+                case SLUICE -> new SluiceContender(engine, path, size);
+                case FILE_CHANNEL_ADAPTER -> new FileChannelAdapterContender(engine, path, size);
+                case NAIVE_DIRECT -> ChannelContender.naiveDirect(path, size);
+                case ASYNC_JDK -> AsyncChannelContender.jdk(path, size, depth, direct);
+                case ASYNC_SLUICE -> AsyncChannelContender.sluice(path, size, depth, direct);
+            };
+        }
+
+        String name(Engine engine) {
+            return switch (this) {
+                case SLUICE -> engine.name();
+                case FILE_CHANNEL_ADAPTER -> FileChannelAdapterContender.PREFIX + engine.name();
+                case NAIVE_DIRECT -> ChannelContender.NAIVE_DIRECT;
+                case ASYNC_JDK -> AsyncChannelContender.JDK;
+                case ASYNC_SLUICE -> AsyncChannelContender.SLUICE;
+            };
+        }
+
+        String fioReference(Engine engine) {
+            return switch (this) {
+                case SLUICE, FILE_CHANNEL_ADAPTER -> SluiceContender.fioReference(engine);
+                case NAIVE_DIRECT -> ChannelContender.FIO_REFERENCE;
+                case ASYNC_JDK, ASYNC_SLUICE -> AsyncChannelContender.fioReference(name(engine));
+            };
+        }
+    }
+
+    /** How long a child may take to start the JVM and open its file (a loaded machine, AUTO's first calibration). */
+    private static final long START_NANOS = TimeUnit.SECONDS.toNanos(120);
+    /** Beyond a sample's own time, how long its answer may take (making the threads' offsets and buffers, GC). */
+    private static final long MARGIN_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** How long a child has to exit after {@code quit} before it is killed. */
+    private static final long EXIT_SECONDS = 5;
+    /** Lines of the child's standard error kept for a failure's message. */
+    private static final int TAIL_LINES = 20;
+    /** Put on the answer queue when the child's standard output ends. */
+    private static final String EOF = new String("end of output");
+    /** Every child not yet ended, killed by the shutdown hook when the run is stopped (Ctrl-C, an exception). */
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (Process p : LIVE) {
+                p.destroyForcibly();
+            }
+        }, "sluice-bench-children"));
+    }
+
+    private final Kind kind;
+    private final Engine engine;
+    private final int depth;
+    private final Process process;
+    private final Writer requests;
+    private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+    private final ArrayDeque<String> tail = new ArrayDeque<>();
+    private final Thread errCopier;
+    private final long pid;
+
+    private ForkedContender(Kind kind, Engine engine, int depth, boolean direct, Path path, long size, PrintWriter log)
+            throws IOException {
+        this.kind = kind;
+        this.engine = engine;
+        this.depth = depth;
+        List<String> command = command(ContenderHost.class.getName(), List.of(kind.name(), engine.name(),
+                Integer.toString(depth), Boolean.toString(direct), Long.toString(size), path.toString()));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        // Their options are in the parent's input arguments already, which the child is given; read again by the
+        // child's launcher they would be there twice (and a debugger's port taken twice).
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        pb.environment().remove("JDK_JAVA_OPTIONS");
+        try {
+            this.process = pb.start();
+        } catch (IOException e) {
+            throw new IOException(name() + ": cannot start its JVM with " + command.get(0) + ": " + e.getMessage(), e);
+        }
+        LIVE.add(process);
+        this.pid = process.pid();
+        this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        String prefix = "  [" + name() + ", pid " + pid + "] ";
+        Thread.ofPlatform().daemon().name("sluice-bench-child-out-" + pid).start(() -> readAnswers(process
+                .getInputStream()));
+        this.errCopier = Thread.ofPlatform().daemon().name("sluice-bench-child-err-" + pid).start(() -> copyErrors(
+                process.getErrorStream(), log, prefix));
+        boolean started = false;
+        try {
+            String ready = answer("start", null, START_NANOS);
+            if (!ready.equals("ready " + pid)) {
+                throw failure("started with '" + ready + "' instead of 'ready " + pid + "'", null);
+            }
+            started = true;
+        } finally {
+            if (!started) {
+                kill();
+            }
+        }
+    }
+
+    /** The engine's own {@code PositionalFile} ({@link SluiceContender}) in a child JVM; {@code log}: its output. */
+    static ForkedContender sluice(Engine engine, Path path, long size, PrintWriter log) throws IOException {
+        return new ForkedContender(Kind.SLUICE, engine, 1, false, path, size, log);
+    }
+
+    /** The plain FileChannel baseline {@value ChannelContender#NAIVE_DIRECT} in a child JVM. */
+    static ForkedContender naiveDirect(Path path, long size, PrintWriter log) throws IOException {
+        return new ForkedContender(Kind.NAIVE_DIRECT, Engine.CHANNEL, 1, false, path, size, log);
+    }
+
+    /** sluice-nio's FileChannel over the engine ({@link FileChannelAdapterContender}) in a child JVM. */
+    static ForkedContender fileChannelAdapter(Engine engine, Path path, long size, PrintWriter log)
+            throws IOException {
+        return new ForkedContender(Kind.FILE_CHANNEL_ADAPTER, engine, 1, false, path, size, log);
+    }
+
+    /** An {@link AsyncChannelContender}, the JDK's ({@code jdk}) or sluice-nio's, in a child JVM. */
+    static ForkedContender async(boolean jdk, Path path, long size, int depth, boolean direct, PrintWriter log)
+            throws IOException {
+        return new ForkedContender(jdk ? Kind.ASYNC_JDK : Kind.ASYNC_SLUICE, Engine.IO_URING, depth, direct, path,
+                size, log);
+    }
+
+    @Override
+    public String name() {
+        return kind.name(engine);
+    }
+
+    @Override
+    public String fioReference() {
+        return kind.fioReference(engine);
+    }
+
+    @Override
+    public Workload adapt(Workload w) {
+        return kind == Kind.ASYNC_JDK || kind == Kind.ASYNC_SLUICE ? w.withDepth(depth) : w;
+    }
+
+    @Override
+    public Sample measure(Workload workload, int threads, long nanos) throws IOException {
+        String a = request(ContenderHost.measureRequest(workload, threads, nanos), workload, nanos + MARGIN_NANOS);
+        String[] f = a.split(" ");
+        if (f.length == 3 && f[0].equals("sample")) {
+            try {
+                return new Sample(Double.parseDouble(f[1]), Double.parseDouble(f[2]));
+            } catch (NumberFormatException e) {
+                // answered garbage: below
+            }
+        }
+        throw garbage(a, workload);
+    }
+
+    /** {@link Engine#autoChoices()} as the child sees it: what AUTO's reads went by there. */
+    String autoChoices() throws IOException {
+        String a = request("auto", null, MARGIN_NANOS);
+        if (!a.startsWith("auto ")) {
+            throw garbage(a, null);
+        }
+        return ContenderHost.unescape(a.substring(5));
+    }
+
+    /** The child's process id, as the child itself reports it. */
+    long childPid() throws IOException {
+        String a = request("pid", null, MARGIN_NANOS);
+        try {
+            if (a.startsWith("pid ")) {
+                return Long.parseLong(a.substring(4));
+            }
+        } catch (NumberFormatException e) {
+            // answered garbage: below
+        }
+        throw garbage(a, null);
+    }
+
+    /** The child's process, for tests. */
+    ProcessHandle process() {
+        return process.toHandle();
+    }
+
+    /** Ends the child: asks it to quit, and kills it if it has not exited within a few seconds. */
+    @Override
+    public void close() throws IOException {
+        try {
+            if (process.isAlive()) {
+                try {
+                    requests.write("quit\n");
+                    requests.flush();
+                } catch (IOException e) {
+                    // the child is gone already, or going: waited for or killed below
+                }
+                if (!process.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
+                    kill();
+                }
+            }
+        } catch (InterruptedException e) {
+            kill();
+            Thread.currentThread().interrupt();
+        } finally {
+            LIVE.remove(process);
+        }
+    }
+
+    private String request(String line, Workload w, long timeoutNanos) throws IOException {
+        try {
+            requests.write(line + "\n");
+            requests.flush();
+        } catch (IOException e) {
+            // A broken pipe: the child has exited, and its exit code and stderr say why.
+            kill();
+            throw failure("could not be sent '" + line + "' (" + e.getMessage() + ")", w);
+        }
+        return answer(line, w, timeoutNanos);
+    }
+
+    private String answer(String what, Workload w, long timeoutNanos) throws IOException {
+        String a;
+        try {
+            a = answers.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            kill();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException(name() + " in child JVM " + pid + ": interrupted waiting for '" + what
+                    + "'; the child was killed");
+        }
+        if (a == null) {
+            kill();
+            throw failure(String.format(Locale.ROOT, "gave no answer to '%s' within %.0f s and was killed", what,
+                    timeoutNanos / 1e9), w);
+        }
+        if (a == EOF) {
+            // Kept for the next request, which must fail at once too rather than wait for an answer that cannot come.
+            answers.add(EOF);
+            // Sets the exit code, which the message gives.
+            waitQuietly(EXIT_SECONDS);
+            throw failure("ended its output while asked '" + what + "'", w);
+        }
+        return a;
+    }
+
+    private IOException garbage(String answer, Workload w) {
+        kill();
+        return failure("answered '" + answer + "', which is no answer of the protocol; the child was killed", w);
+    }
+
+    /** A failure's exception: the contender, the workload, the child's exit code and the end of its standard error. */
+    private IOException failure(String what, Workload w) {
+        if (!process.isAlive()) {
+            try {
+                // The child's last lines may still be on their way through the pipe.
+                errCopier.join(TimeUnit.SECONDS.toMillis(EXIT_SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        b.append(name()).append(" (child JVM, pid ").append(pid).append(")");
+        if (w != null) {
+            b.append(", measuring ").append(w);
+        }
+        b.append(": the child ").append(what).append("; exit code ")
+                .append(process.isAlive() ? "none (still running)" : Integer.toString(process.exitValue()));
+        synchronized (tail) {
+            if (tail.isEmpty()) {
+                b.append("; nothing on its standard error");
+            } else {
+                b.append("; last lines of its standard error:");
+                for (String l : tail) {
+                    b.append(System.lineSeparator()).append("    ").append(l);
+                }
+            }
+        }
+        return new IOException(b.toString());
+    }
+
+    private void kill() {
+        process.destroyForcibly();
+        waitQuietly(EXIT_SECONDS);
+        if (!process.isAlive()) {
+            LIVE.remove(process);
+        }
+    }
+
+    private void waitQuietly(long seconds) {
+        try {
+            process.waitFor(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void readAnswers(InputStream out) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                answers.add(line);
+            }
+        } catch (IOException e) {
+            // The pipe closed under the reader (the child killed): the end of the output, as below.
+        }
+        answers.add(EOF);
+    }
+
+    private void copyErrors(InputStream err, PrintWriter log, String prefix) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(err, StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                synchronized (tail) {
+                    if (tail.size() == TAIL_LINES) {
+                        tail.removeFirst();
+                    }
+                    tail.addLast(line);
+                }
+                log.println(prefix + line);
+                log.flush();
+            }
+        } catch (IOException e) {
+            // the child killed: nothing more to copy
+        }
+    }
+
+    /**
+     * The command that starts {@code mainClass} in a JVM like this one: the same java binary, class path and JVM
+     * options ({@link #jvmOptions}).
+     */
+    static List<String> command(String mainClass, List<String> args) {
+        List<String> c = new ArrayList<>();
+        c.add(ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> input = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        c.addAll(jvmOptions(input));
+        if (input.stream().noneMatch(o -> o.startsWith("--enable-native-access"))
+                && PositionalFile.class.getModule().isNativeAccessEnabled()) {
+            // Granted by the manifest of a jar run with java -jar (Enable-Native-Access), which the child, started
+            // with a class path and a main class, does not read.
+            Module m = PositionalFile.class.getModule();
+            c.add("--enable-native-access=" + (m.isNamed() ? m.getName() : "ALL-UNNAMED"));
+        }
+        c.add("-cp");
+        c.add(System.getProperty("java.class.path"));
+        c.add(mainClass);
+        c.addAll(args);
+        return c;
+    }
+
+    /**
+     * The parent's JVM options that a child may be given too: all but those that would make every child write the
+     * parent's output files again, or compete with it for something only one JVM can hold.
+     */
+    static List<String> jvmOptions(List<String> input) {
+        List<String> out = new ArrayList<>();
+        for (String o : input) {
+            boolean drop =
+                    // An AOT cache or CDS archive being written at exit (a training run): the children would write it
+                    // too, over the parent's. Reading one (-XX:AOTCache, -XX:SharedArchiveFile) is kept.
+                    o.startsWith("-XX:AOTCacheOutput") || o.startsWith("-XX:AOTConfiguration")
+                            || o.startsWith("-XX:AOTMode") || o.startsWith("-XX:ArchiveClassesAtExit")
+                            || o.equals("-XX:+AutoCreateSharedArchive") || o.startsWith("-XX:DumpLoadedClassList")
+                            || o.startsWith("-Xshare:dump")
+                            // Debugger and agents: a debugger's port is the parent's; an agent instruments what it
+                            // was attached to, not the measured child.
+                            || o.startsWith("-agentlib:") || o.startsWith("-agentpath:")
+                            || o.startsWith("-javaagent:") || o.equals("-Xdebug") || o.startsWith("-Xrunjdwp")
+                            // Logs and recordings into a named file: each child would truncate the parent's, unless
+                            // the name holds the process id (%p).
+                            || (writesNamedFile(o) && !o.contains("%p"));
+            if (!drop) {
+                out.add(o);
+            }
+        }
+        return out;
+    }
+
+    private static boolean writesNamedFile(String o) {
+        // -Xlog:WHAT:OUTPUT[:...], where OUTPUT is stdout, stderr, or a file (file=NAME or NAME alone).
+        String[] log = o.startsWith("-Xlog:") ? o.split(":", -1) : new String[0];
+        boolean logFile = log.length > 2 && !log[2].isEmpty() && !log[2].equals("stdout") && !log[2].equals("stderr");
+        return logFile || o.startsWith("-Xloggc:")
+                || o.startsWith("-XX:LogFile=")
+                || (o.startsWith("-XX:StartFlightRecording") && o.contains("filename="));
+    }
+}
