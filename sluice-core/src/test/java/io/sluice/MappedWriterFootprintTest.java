@@ -3,13 +3,10 @@ package io.sluice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import io.sluice.testing.ChildJvm;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,18 +70,10 @@ class MappedWriterFootprintTest {
 
     /** Runs {@link MappedWriterFootprintMain} in a new JVM with the class-load log on stdout; returns its output. */
     private String run(String... jvmOptions) throws Exception {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+        List<String> command = new ArrayList<>(List.of(ChildJvm.java(),
                 "-cp", System.getProperty("java.class.path"), "-Xlog:disable", "-Xlog:class+load=info:stdout:none"));
         command.addAll(List.of(jvmOptions));
         command.addAll(List.of(MappedWriterFootprintMain.class.getName(), dir.resolve("out.bin").toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = p.getInputStream()) {
-            in.transferTo(out);
-        }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
-        return text;
+        return ChildJvm.run(command);
     }
 }

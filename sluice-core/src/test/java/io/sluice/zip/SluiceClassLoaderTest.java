@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
+import io.sluice.testing.ChildJvm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -669,23 +669,13 @@ class SluiceClassLoaderTest {
      * over {@code picocli} alone, with the JVM options given; returns its output after checking it exited with 0.
      */
     private static String runAutoCompleteHelp(Path picocli, String... jvmOptions) throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
+        String java = ChildJvm.java();
         Path classes = Path.of(SluiceClassLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<String> command = new ArrayList<>(List.of(java,
                 "-Djava.system.class.loader=" + SluiceClassLoader.class.getName(),
                 "-D" + SluiceClassLoader.CLASS_PATH_PROPERTY + "=" + picocli, "-cp", classes.toString()));
         command.addAll(List.of(jvmOptions));
         command.addAll(List.of("picocli.AutoComplete", "--help"));
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = p.getInputStream()) {
-            in.transferTo(out);
-        }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
-        return text;
+        return ChildJvm.run(command);
     }
 }
