@@ -9,8 +9,10 @@
 //
 //   ./sluice info   # builds sluice-cli/target/lib
 //   L=sluice-cli/target/lib
-//   $JAVA -Xms2g -Xmx2g -Xmn512m -XX:+UseG1GC -cp $L/sluice-db.jar:$L/h2-mvstore.jar scripts/KvCursorWalk.java 1000000 /tmp
+//   $JAVA -Xms2g -Xmx2g -Xmn512m -XX:+UseG1GC -cp $L/sluice-bench.jar:$L/sluice-core.jar:$L/sluice-db.jar:$L/h2-mvstore.jar \
+//       scripts/KvCursorWalk.java 1000000 /tmp
 
+import io.sluice.bench.jruby.KvBench;
 import io.sluice.db.KvCursor;
 import io.sluice.db.KvStore;
 import java.lang.management.ManagementFactory;
@@ -32,7 +34,7 @@ import org.h2.mvstore.WriteBuffer;
 import org.h2.mvstore.type.BasicDataType;
 
 public class KvCursorWalk {
-    static final int SCAN = 100;
+    static final int SCAN = 100; // KvBench's scan length, for the variants below
     static final int SCANS = 20_000;
 
     /** The layout of KvStore's keys and values on disk (KvStore's own type is not public). */
@@ -73,19 +75,6 @@ public class KvCursorWalk {
 
     static byte[] value(int i) {
         return ByteBuffer.allocate(16).putLong((long) i * 4096).putLong(1000 + (i & 1023)).array();
-    }
-
-    // KvBench.scanFrom's loop.
-    static int kvScan(KvCursor cur, byte[] from) {
-        int seen = 0;
-        boolean more = cur.jump(from);
-        for (int j = 0; j < SCAN && more; j++) {
-            byte[] k = cur.key();
-            byte[] v = cur.value();
-            seen += k[3] & v[v.length - 1] & 1;
-            more = cur.step();
-        }
-        return seen;
     }
 
     static int kvScanCopies(KvCursor cur, byte[] from) {
@@ -160,7 +149,7 @@ public class KvCursorWalk {
                     for (int round = 0; round < 11; round++) {
                         long t0 = threads.getCurrentThreadCpuTime();
                         for (byte[] k : from) {
-                            sink += kvScan(cur, k);
+                            sink += KvBench.scanFrom(cur, k); // the KvStore-java row's own scan
                         }
                         long t1 = threads.getCurrentThreadCpuTime();
                         for (byte[] k : from) {
