@@ -13,7 +13,6 @@ import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -105,8 +104,7 @@ final class ForkedContender implements Contender {
     private final Process process;
     private final Writer requests;
     private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
-    private final ArrayDeque<String> tail = new ArrayDeque<>();
-    private final Thread errCopier;
+    private final ChildStderr stderr;
     private final long pid;
 
     private ForkedContender(Kind kind, Engine engine, int depth, boolean direct, Path path, long size, PrintWriter log)
@@ -132,8 +130,7 @@ final class ForkedContender implements Contender {
         String prefix = "  [" + name() + ", pid " + pid + "] ";
         Thread.ofPlatform().daemon().name("sluice-bench-child-out-" + pid).start(() -> readAnswers(process
                 .getInputStream()));
-        this.errCopier = Thread.ofPlatform().daemon().name("sluice-bench-child-err-" + pid).start(() -> copyErrors(
-                process.getErrorStream(), log, prefix));
+        this.stderr = new ChildStderr(process, log, prefix, TAIL_LINES, "sluice-bench-child-err-" + pid);
         boolean started = false;
         try {
             String ready = answer("start", null, START_NANOS);
@@ -297,7 +294,7 @@ final class ForkedContender implements Contender {
         if (!process.isAlive()) {
             try {
                 // The child's last lines may still be on their way through the pipe.
-                errCopier.join(TimeUnit.SECONDS.toMillis(EXIT_SECONDS));
+                stderr.awaitEnd(TimeUnit.SECONDS.toMillis(EXIT_SECONDS));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -309,14 +306,13 @@ final class ForkedContender implements Contender {
         }
         b.append(": the child ").append(what).append("; exit code ")
                 .append(process.isAlive() ? "none (still running)" : Integer.toString(process.exitValue()));
-        synchronized (tail) {
-            if (tail.isEmpty()) {
-                b.append("; nothing on its standard error");
-            } else {
-                b.append("; last lines of its standard error:");
-                for (String l : tail) {
-                    b.append(System.lineSeparator()).append("    ").append(l);
-                }
+        List<String> tail = stderr.lastLines();
+        if (tail.isEmpty()) {
+            b.append("; nothing on its standard error");
+        } else {
+            b.append("; last lines of its standard error:");
+            for (String l : tail) {
+                b.append(System.lineSeparator()).append("    ").append(l);
             }
         }
         return new IOException(b.toString());
@@ -347,23 +343,6 @@ final class ForkedContender implements Contender {
             // The pipe closed under the reader (the child killed): the end of the output, as below.
         }
         answers.add(EOF);
-    }
-
-    private void copyErrors(InputStream err, PrintWriter log, String prefix) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(err, StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                synchronized (tail) {
-                    if (tail.size() == TAIL_LINES) {
-                        tail.removeFirst();
-                    }
-                    tail.addLast(line);
-                }
-                log.println(prefix + line);
-                log.flush();
-            }
-        } catch (IOException e) {
-            // the child killed: nothing more to copy
-        }
     }
 
     /**

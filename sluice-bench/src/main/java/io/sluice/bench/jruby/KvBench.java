@@ -1,6 +1,7 @@
 package io.sluice.bench.jruby;
 
 import io.sluice.PositionalFile;
+import io.sluice.bench.ChildStderr;
 import io.sluice.bench.TextTable;
 import io.sluice.db.KvCursor;
 import io.sluice.db.KvStore;
@@ -22,12 +23,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -147,9 +146,8 @@ public final class KvBench {
         final Process process;
         final BufferedReader out;
         final Writer in;
-        final Thread progress;
-        /** The process's last lines of standard error, for a reason when it dies. */
-        final Deque<String> lastErr = new ArrayDeque<>();
+        /** Its standard error, copied to the run's progress, the last lines kept for a reason when it dies. */
+        final ChildStderr stderr;
         private boolean ready;
 
         Worker(String row, List<String> command, Path dir, PrintWriter err) throws IOException {
@@ -157,25 +155,7 @@ public final class KvBench {
             this.process = new ProcessBuilder(command).directory(dir.toFile()).start();
             this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            // A worker's progress goes where this run's own goes: the caller's writer, which is standard error for the
-            // CLI but may be anything else (a test's buffer), rather than this JVM's file descriptor 2.
-            this.progress = Thread.ofPlatform().name("sluice-bench-kv " + row).daemon().start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line; (line = r.readLine()) != null; ) {
-                        synchronized (lastErr) {
-                            lastErr.addLast(line);
-                            if (lastErr.size() > 5) {
-                                lastErr.removeFirst();
-                            }
-                        }
-                        err.println("  " + row + ": " + line);
-                        err.flush();
-                    }
-                } catch (IOException e) {
-                    err.println("sluice bench kv: " + row + "'s progress stopped: " + e);
-                }
-            });
+            this.stderr = new ChildStderr(process, err, "  " + row + ": ", 5, "sluice-bench-kv " + row);
         }
 
         /** Waits for the worker's "ready" (once); null when it came, else why not (the worker's last words). */
@@ -190,15 +170,14 @@ public final class KvBench {
             }
             try {
                 process.waitFor(10, TimeUnit.SECONDS);
-                progress.join(1000);
+                stderr.awaitEnd(1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            synchronized (lastErr) {
-                String said = line != null ? line : lastErr.stream().filter(l -> !l.isBlank()).reduce((a, b) -> b)
-                        .orElse("exit code " + (process.isAlive() ? "(still running)" : process.exitValue()));
-                return said.strip();
-            }
+            String said = line != null ? line : stderr.lastLines().stream().filter(l -> !l.isBlank())
+                    .reduce((a, b) -> b)
+                    .orElse("exit code " + (process.isAlive() ? "(still running)" : process.exitValue()));
+            return said.strip();
         }
 
         /** Runs one round of the row; its samples and file size go to {@code samples} and {@code sizes}. */
@@ -232,7 +211,7 @@ public final class KvBench {
                 }
             }
             throw new IOException("sluice bench kv: the " + row + " worker ended in round " + round + " ("
-                    + String.join(" / ", lastErr) + ")");
+                    + String.join(" / ", stderr.lastLines()) + ")");
         }
 
         @Override
@@ -248,7 +227,7 @@ public final class KvBench {
                 if (!process.waitFor(30, TimeUnit.SECONDS)) {
                     process.destroyForcibly();
                 }
-                progress.join(1000);
+                stderr.awaitEnd(1000);
             } catch (InterruptedException e) {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
