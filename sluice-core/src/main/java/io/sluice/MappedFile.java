@@ -327,7 +327,13 @@ final class MappedFile extends PositionalFile {
             int n = (int) Math.min(dst.byteSize(), size - position);
             boolean interrupted = Thread.currentThread().isInterrupted();
             try {
-                HeapCopies.copy(m.segment(), position, dst, 0, n);
+                // Native memory straight to the JDK's copy, one call level less than through HeapCopies (see
+                // readBuffer); HeapCopies is for heap memory.
+                if (dst.isNative()) {
+                    MemorySegment.copy(m.segment(), position, dst, 0, n);
+                } else {
+                    HeapCopies.copy(m.segment(), position, dst, 0, n);
+                }
                 Faults.deliver();
                 return n;
             } catch (IllegalStateException e) {
@@ -367,7 +373,15 @@ final class MappedFile extends PositionalFile {
 
     @Override
     int readBuffer(ByteBuffer dst, long position) throws IOException {
-        return readBufferAsSegment(dst, position);
+        // readBufferAsSegment's body, not a call to it: every call between a caller's loop and the JDK's copy counts
+        // against C2's inlining depth (MaxInlineLevel, 15), and the JDK's own copy takes seven levels of it. Where
+        // the copy's checks end up past it, they stay a call and random 512-byte reads ran 15-35% slower
+        // (docs/benchmarks/2026-11-26-depth-s6.md); each level saved here is one more a caller may spend.
+        int n = readSegment(MemorySegment.ofBuffer(dst), position);
+        if (n > 0) {
+            dst.position(dst.position() + n);
+        }
+        return n;
     }
 
     /** What {@link #readMapped} and {@link #readMappedArray} return when the mapping does not cover the read. */
@@ -388,7 +402,11 @@ final class MappedFile extends PositionalFile {
         }
         boolean interrupted = Thread.currentThread().isInterrupted();
         try {
-            HeapCopies.copy(m.segment(), position, dst, 0, len);
+            if (dst.isNative()) { // as in readSegment
+                MemorySegment.copy(m.segment(), position, dst, 0, len);
+            } else {
+                HeapCopies.copy(m.segment(), position, dst, 0, len);
+            }
             Faults.deliver();
             return (int) len;
         } catch (IllegalStateException e) {
