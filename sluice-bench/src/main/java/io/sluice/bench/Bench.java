@@ -16,12 +16,27 @@ import java.util.Locale;
 public final class Bench {
     /**
      * What to run. {@code engines} holds engine names and {@value ChannelContender.NAIVE_DIRECT}; {@code fork}: each
-     * Java contender in a JVM of its own ({@link ForkedContender}), or all in this one.
+     * Java contender in a JVM of its own ({@link ForkedContender}), or all in this one; {@code forks}: how many JVMs
+     * each forked contender gets in every cell, one after another, each for a share of the rounds
+     * ({@link BenchChecks#forks}: 1 to {@code rounds}, and 1 without {@code fork}).
      */
     public record Options(long fileSize, Path dir, List<Integer> threads, List<String> engines,
                           List<Integer> blockSizes, int seqBlockSize, long sampleNanos, int rounds, boolean fio,
-                          boolean fork) {
+                          boolean fork, int forks) {
+        /** Checks {@code forks} against {@code rounds} and {@code fork}. */
+        public Options {
+            BenchChecks.forks(forks, rounds, fork);
+        }
     }
+
+    /**
+     * Seconds to start one child JVM and have it open the test file, for the estimate printed at the start: on the
+     * project's 2-core machine, with other builds running (load average 13), a {@link ForkedContender}'s child took
+     * 0.07 to 0.34 s from start to {@code ready}, and a {@link ForkedContender#restart} (the old child quit and reaped,
+     * then a new one ready) 0.15 to 0.45 s, 12 of each (4 for each of MMAP, CHANNEL and AUTO); a second covers a slower
+     * machine.
+     */
+    static final double CHILD_START_SECONDS = 1.0;
 
     private final Options options;
     private final PrintWriter log;
@@ -74,15 +89,17 @@ public final class Bench {
         int cells = workloads.size() * options.threads().size();
         int fioRows = fioVersion == null ? 0 : engines.contains(Engine.IO_URING.name()) ? 3 : 2;
         int contenders = engines.size() + fioRows;
-        double seconds = cells * (contenders * options.rounds() + engines.size() / 2.0)
+        // Each Java contender's JVMs: one for the run, or --forks of them in every cell, each warmed up afresh.
+        int jvms = !options.fork() ? 0 : options.forks() == 1 ? 1 : cells * options.forks();
+        double warmUps = options.forks() == 1 ? cells : jvms;
+        double seconds = (cells * contenders * options.rounds() + warmUps * engines.size() / 2.0)
                 * (options.sampleNanos() / 1e9 + 0.02) + cells * options.rounds() * fioRows * 0.15
-                + (options.fork() ? engines.size() : 0);
+                + jvms * engines.size() * CHILD_START_SECONDS;
         log.printf(Locale.ROOT, "sluice bench: %s file, %s, threads %s, engines %s%s; %s; %d rounds of %d ms; "
                         + "about %.0f s%n",
                 ByteSize.format(options.fileSize()), workloads, options.threads(), engines,
                 fioVersion == null ? "" : " + " + fioVersion + (fioRows == 3 ? " (psync, mmap, io_uring)" : " (psync, mmap)"),
-                options.fork() ? "each Java contender in a JVM of its own"
-                        : "every Java contender in this JVM (--no-fork)",
+                forkText(options.fork(), options.forks()),
                 options.rounds(),
                 options.sampleNanos() / 1_000_000, seconds);
         log.flush();
@@ -100,8 +117,8 @@ public final class Bench {
             }
             List<Contender> all = open(engines, fioVersion != null, data);
             try {
-                List<Row> rows = measure(all, workloads, options.threads(), options.sampleNanos(), options.rounds(), log,
-                        true);
+                List<Row> rows = measure(all, workloads, options.threads(), options.sampleNanos(), options.rounds(),
+                        options.forks(), log, true);
                 double after = PageCache.residentFraction(data.path());
                 log.printf(Locale.ROOT, "page cache after the run: %.0f%% resident%s%n", after * 100,
                         after < 0.99 ? " (the kernel dropped pages during the run: treat figures with care)" : "");
@@ -148,21 +165,32 @@ public final class Bench {
         }
     }
 
+    /** How the Java contenders run, for a section's first line: {@code fork} and {@code forks} of its options. */
+    static String forkText(boolean fork, int forks) {
+        return !fork ? "every Java contender in this JVM (--no-fork)"
+                : forks == 1 ? "each Java contender in a JVM of its own"
+                : forks + " JVMs per Java contender in every cell, one after another, each warmed up and given a share "
+                        + "of the rounds";
+    }
+
     /**
      * Measures every contender on every workload and thread count, side by side: per cell, a warm-up sample each
      * (not recorded), then {@code rounds} rounds in which every contender runs once, in an order that rotates.
      */
     static List<Row> measure(List<Contender> all, List<Workload> workloads, List<Integer> threadCounts,
                              long sampleNanos, int rounds, PrintWriter log) throws IOException, InterruptedException {
-        return measure(all, workloads, threadCounts, sampleNanos, rounds, log, false);
+        return measure(all, workloads, threadCounts, sampleNanos, rounds, 1, log, false);
     }
 
     /**
-     * {@link #measure}, whose rows say whether each Java contender ran in a JVM of its own when {@code sayForked}
-     * (the sections that fork, or could).
+     * {@link #measure}, whose rows say whether each Java contender ran in a JVM of its own, and in how many, when
+     * {@code sayForked} (the sections that fork, or could); with {@code forks} above 1 every {@link ForkedContender}
+     * gets that many fresh JVMs in every cell ({@link #cell}). A cell's "AUTO chose:" line is asked of AUTO's child
+     * after the cell, so with {@code forks} above 1 it is the cell's last child that answers, from the reads of its
+     * own share of the rounds.
      */
     static List<Row> measure(List<Contender> all, List<Workload> workloads, List<Integer> threadCounts,
-                             long sampleNanos, int rounds, PrintWriter log, boolean sayForked)
+                             long sampleNanos, int rounds, int forks, PrintWriter log, boolean sayForked)
             throws IOException, InterruptedException {
         List<Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();
@@ -174,7 +202,8 @@ public final class Bench {
                 log.printf(Locale.ROOT, "[%2d/%d] %s, %d thread%s (%.0f s elapsed)%n", cell, cells, w, threads,
                         threads == 1 ? "" : "s", (System.nanoTime() - t0) / 1e9);
                 log.flush();
-                rows.addAll(cell(all, w, threads, sampleNanos, rounds, sayForked));
+                // The first cell's first group has the children open() started; every later cell starts afresh.
+                rows.addAll(cell(all, w, threads, sampleNanos, rounds, forks, cell > 1, sayForked));
                 Contender auto = all.stream().filter(c -> c.name().equals(Engine.AUTO.name())).findFirst()
                         .orElse(null);
                 if (auto != null) {
@@ -204,19 +233,47 @@ public final class Bench {
      */
     static List<Row> cell(List<? extends Contender> all, Workload w, int threads, long sampleNanos, int rounds,
                           boolean sayForked) throws IOException, InterruptedException {
-        List<List<Sample>> samples = new ArrayList<>();
-        for (Contender c : all) {
-            samples.add(new ArrayList<>());
-            if (!(c instanceof FioContender)) {
-                // Warm-up, not recorded: lets the JIT compile this contender's read path.
-                c.measure(c.adapt(w), threads, sampleNanos / 2);
-            }
+        return cell(all, w, threads, sampleNanos, rounds, 1, false, sayForked);
+    }
+
+    /**
+     * {@link #cell} with {@code forks} JVMs per {@link ForkedContender}: the rounds are split into {@code forks}
+     * consecutive groups, as even as possible, and before each group after the first (and before the first too when
+     * {@code restartFirst}: the children have measured another cell) each forked contender's child is replaced by a
+     * fresh one ({@link ForkedContender#restart}), which gets a warm-up sample of its own before its rounds. The
+     * rotation runs on across the groups as if there were none; fio is neither forked nor restarted. One JVM's
+     * compilation is then a share of the row's samples, and the row's spread shows how far the JVMs differ.
+     *
+     * @throws IllegalArgumentException if {@code forks} is not 1 to {@code rounds}
+     */
+    static List<Row> cell(List<? extends Contender> all, Workload w, int threads, long sampleNanos, int rounds,
+                          int forks, boolean restartFirst, boolean sayForked) throws IOException, InterruptedException {
+        if (forks < 1 || forks > rounds) {
+            throw new IllegalArgumentException("forks must be 1 to rounds (" + rounds + "): " + forks);
         }
-        for (int round = 0; round < rounds; round++) {
-            for (int k = 0; k < all.size(); k++) {
-                int idx = (k + round) % all.size();
-                Contender c = all.get(idx);
-                samples.get(idx).add(c.measure(c.adapt(w), threads, sampleNanos));
+        List<List<Sample>> samples = new ArrayList<>();
+        for (int k = 0; k < all.size(); k++) {
+            samples.add(new ArrayList<>());
+        }
+        int round = 0;
+        for (int group = 0; group < forks; group++) {
+            for (Contender c : all) {
+                boolean fresh = forks > 1 && c instanceof ForkedContender && (group > 0 || restartFirst);
+                if (fresh) {
+                    ((ForkedContender) c).restart(c.adapt(w));
+                }
+                if (fresh || (group == 0 && !(c instanceof FioContender))) {
+                    // Warm-up, not recorded: lets the JIT compile this contender's read path.
+                    c.measure(c.adapt(w), threads, sampleNanos / 2);
+                }
+            }
+            int end = round + rounds / forks + (group < rounds % forks ? 1 : 0);
+            for (; round < end; round++) {
+                for (int k = 0; k < all.size(); k++) {
+                    int idx = (k + round) % all.size();
+                    Contender c = all.get(idx);
+                    samples.get(idx).add(c.measure(c.adapt(w), threads, sampleNanos));
+                }
             }
         }
         List<Row> rows = new ArrayList<>();
@@ -224,7 +281,9 @@ public final class Bench {
             Contender c = all.get(k);
             Boolean forked = !sayForked ? null : c instanceof ForkedContender ? Boolean.TRUE
                     : c instanceof JavaContender ? Boolean.FALSE : null;
-            rows.add(new Row(c.name(), c.adapt(w), threads, c.fioReference(), List.copyOf(samples.get(k)), forked));
+            Integer jvms = forked == null ? null : forked ? forks : 1;
+            rows.add(new Row(c.name(), c.adapt(w), threads, c.fioReference(), List.copyOf(samples.get(k)), forked,
+                    jvms));
         }
         return rows;
     }

@@ -145,6 +145,26 @@ public final class BenchChecks {
         }
     }
 
+    /**
+     * Checks {@code --forks}: how many JVMs each forked Java contender gets per cell, one after another, each for a
+     * share of the rounds. It must be 1 to {@code rounds} (a JVM without a round would add nothing but its start), and
+     * 1 when the contenders run in the bench's own JVM ({@code fork} false), which cannot be replaced.
+     */
+    public static void forks(int forks, int rounds, boolean fork) {
+        if (forks < 1) {
+            throw new IllegalArgumentException("--forks must be at least 1: " + forks);
+        }
+        if (forks > 1 && !fork) {
+            throw new IllegalArgumentException("--forks " + forks + " cannot go with --no-fork: --forks starts fresh "
+                    + "JVMs for each Java contender, and --no-fork measures them all in the bench's own JVM, which "
+                    + "cannot be replaced");
+        }
+        if (forks > rounds) {
+            throw new IllegalArgumentException("--forks " + forks + " is more than --rounds " + rounds + ": each JVM "
+                    + "measures a share of the rounds, so there can be at most one JVM per round");
+        }
+    }
+
     /** The cause of a failed check in words: "permission denied", "Read-only file system". */
     private static String cause(IOException e) {
         if (e instanceof FileSystemException f) {

@@ -21,13 +21,16 @@ public final class ChannelsBench {
      * What to run: the test file's size and directory, the block sizes of the adapter rows, the engines to wrap, the
      * thread counts of the asynchronous rows and of the adapter rows, reads in flight per thread, the block size of
      * the asynchronous rows, whether to add the O_DIRECT rows, the sampling, whether to run fio beside the
-     * asynchronous rows (when it is installed), and whether each Java contender runs in a JVM of its own
-     * ({@link ForkedContender}) or all in this one.
+     * asynchronous rows (when it is installed), whether each Java contender runs in a JVM of its own
+     * ({@link ForkedContender}) or all in this one, and in how many JVMs per cell, one after another
+     * ({@link BenchChecks#forks}).
      */
     public record Options(long fileSize, Path dir, List<Integer> blockSizes, List<Engine> engines,
                           List<Integer> asyncThreads, List<Integer> adapterThreads, int depth, int asyncBlockSize,
-                          boolean direct, long sampleNanos, int rounds, boolean fio, boolean fork) {
+                          boolean direct, long sampleNanos, int rounds, boolean fio, boolean fork, int forks) {
+        /** Copies the lists and checks {@code forks} against {@code rounds} and {@code fork}. */
         public Options {
+            BenchChecks.forks(forks, rounds, fork);
             blockSizes = List.copyOf(blockSizes);
             engines = List.copyOf(engines);
             asyncThreads = List.copyOf(asyncThreads);
@@ -63,8 +66,7 @@ public final class ChannelsBench {
                         + "threads %s; %s; %d rounds of %d ms%n",
                 ByteSize.format(o.fileSize()), ByteSize.format(o.asyncBlockSize()), o.depth(), o.asyncThreads(),
                 o.direct() ? " and O_DIRECT" : "", o.engines(), o.blockSizes().stream().map(ByteSize::format).toList(),
-                o.adapterThreads(), o.fork() ? "each Java contender in a JVM of its own"
-                        : "every Java contender in this JVM (--no-fork)", o.rounds(), o.sampleNanos() / 1_000_000);
+                o.adapterThreads(), Bench.forkText(o.fork(), o.forks()), o.rounds(), o.sampleNanos() / 1_000_000);
         List<Row> rows = new ArrayList<>();
         try (DataFile data = DataFile.create(o.dir(), o.fileSize(), bytes -> { })) {
             data.warm();
@@ -115,7 +117,7 @@ public final class ChannelsBench {
                 all.add(FioContender.jobPerRequest(FIO_PSYNC, "psync", data.path(), data.size(), o.depth()));
             }
             return Bench.measure(all, List.of(new Workload(Workload.RANDREAD, o.asyncBlockSize(), 1, direct)),
-                    o.asyncThreads(), o.sampleNanos(), o.rounds(), log, true);
+                    o.asyncThreads(), o.sampleNanos(), o.rounds(), o.forks(), log, true);
         } finally {
             for (Contender c : all) {
                 c.close();
@@ -140,7 +142,7 @@ public final class ChannelsBench {
                 ws.add(new Workload(Workload.RANDREAD, bs));
             }
             log.println("FileChannel adapter over " + engine + ":");
-            return Bench.measure(all, ws, o.adapterThreads(), o.sampleNanos(), o.rounds(), log, true);
+            return Bench.measure(all, ws, o.adapterThreads(), o.sampleNanos(), o.rounds(), o.forks(), log, true);
         } finally {
             for (Contender c : all) {
                 c.close();

@@ -23,11 +23,13 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Java contender measured in a JVM of its own ({@link ContenderHost}), started once and kept for the run, as JMH
- * forks: in one JVM, the engines' reads share call sites ({@code PositionalFile.read} calling an engine's
- * {@code readBuffer}), whose type profile fills with whichever engine ran first, so C2 inlines that one and the others
- * pay a megamorphic call; how much depends on the order, not on the engine. In its own JVM each contender's call
- * sites see one type only.
+ * A Java contender measured in a JVM of its own ({@link ContenderHost}), started once and kept for the run, or
+ * replaced by a fresh one between groups of rounds ({@link #restart}, {@code --forks}), as JMH forks: in one JVM, the
+ * engines' reads share call sites ({@code PositionalFile.read} calling an engine's {@code readBuffer}), whose type
+ * profile fills with whichever engine ran first, so C2 inlines that one and the others pay a megamorphic call; how
+ * much depends on the order, not on the engine. In its own JVM each contender's call sites see one type only. Which
+ * methods C2 compiles, and how, still varies from one JVM to the next, hence several JVMs per row with
+ * {@code --forks}.
  *
  * <p>The child opens the data file itself, by path, and measures when asked: {@link #measure} is a round trip over
  * the child's standard input and output, so the caller's rounds, rotation and warm-up are unchanged. The child's
@@ -101,48 +103,26 @@ final class ForkedContender implements Contender {
     private final Kind kind;
     private final Engine engine;
     private final int depth;
-    private final Process process;
-    private final Writer requests;
-    private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
-    private final ChildStderr stderr;
-    private final long pid;
+    private final List<String> command;
+    private final PrintWriter log;
+    /** Who measures now: the first child, or the one {@link #restart} put in its place. */
+    private Child child;
+    /** Every sample asked for, warm-ups included, in order: which child answered and how long it ran; for tests. */
+    private final List<Measured> measured = new ArrayList<>();
+
+    /** One sample asked of a child: its process id and the sample's length. */
+    record Measured(long pid, long nanos) {
+    }
 
     private ForkedContender(Kind kind, Engine engine, int depth, boolean direct, Path path, long size, PrintWriter log)
             throws IOException {
         this.kind = kind;
         this.engine = engine;
         this.depth = depth;
-        List<String> command = command(ContenderHost.class.getName(), List.of(kind.name(), engine.name(),
+        this.log = log;
+        this.command = command(ContenderHost.class.getName(), List.of(kind.name(), engine.name(),
                 Integer.toString(depth), Boolean.toString(direct), Long.toString(size), path.toString()));
-        ProcessBuilder pb = new ProcessBuilder(command);
-        // Their options are in the parent's input arguments already, which the child is given; read again by the
-        // child's launcher they would be there twice (and a debugger's port taken twice).
-        pb.environment().remove("JAVA_TOOL_OPTIONS");
-        pb.environment().remove("JDK_JAVA_OPTIONS");
-        try {
-            this.process = pb.start();
-        } catch (IOException e) {
-            throw new IOException(name() + ": cannot start its JVM with " + command.get(0) + ": " + e.getMessage(), e);
-        }
-        LIVE.add(process);
-        this.pid = process.pid();
-        this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        String prefix = "  [" + name() + ", pid " + pid + "] ";
-        Thread.ofPlatform().daemon().name("sluice-bench-child-out-" + pid).start(() -> readAnswers(process
-                .getInputStream()));
-        this.stderr = new ChildStderr(process, log, prefix, TAIL_LINES, "sluice-bench-child-err-" + pid);
-        boolean started = false;
-        try {
-            String ready = answer("start", null, START_NANOS);
-            if (!ready.equals("ready " + pid)) {
-                throw failure("started with '" + ready + "' instead of 'ready " + pid + "'", null);
-            }
-            started = true;
-        } finally {
-            if (!started) {
-                kill();
-            }
-        }
+        this.child = new Child(null);
     }
 
     /** The engine's own {@code PositionalFile} ({@link SluiceContender}) in a child JVM; {@code log}: its output. */
@@ -185,7 +165,9 @@ final class ForkedContender implements Contender {
 
     @Override
     public Sample measure(Workload workload, int threads, long nanos) throws IOException {
-        String a = request(ContenderHost.measureRequest(workload, threads, nanos), workload, nanos + MARGIN_NANOS);
+        Child c = child;
+        measured.add(new Measured(c.pid, nanos));
+        String a = c.request(ContenderHost.measureRequest(workload, threads, nanos), workload, nanos + MARGIN_NANOS);
         String[] f = a.split(" ");
         if (f.length == 3 && f[0].equals("sample")) {
             try {
@@ -194,21 +176,41 @@ final class ForkedContender implements Contender {
                 // answered garbage: below
             }
         }
-        throw garbage(a, workload);
+        throw c.garbage(a, workload);
     }
 
-    /** {@link Engine#autoChoices()} as the child sees it: what AUTO's reads went by there. */
+    /**
+     * Puts a fresh child JVM, started with the same command, in the place of the present one, which is told to quit
+     * and reaped first: two children of one contender never run at once (they would compete for the cores). The new
+     * child has compiled nothing yet, so the caller warms it up before recording its samples.
+     *
+     * @param next the workload the new child is to measure, for a failure's message
+     * @throws IOException if the present child has died or exits with a failure when told to quit (its samples may
+     *                     not be what it reported), or if the new one cannot start; the message names the contender,
+     *                     the workload, the exit code and the child's last lines of standard error
+     */
+    void restart(Workload next) throws IOException {
+        child.retire(next);
+        child = new Child(next);
+    }
+
+    /**
+     * {@link Engine#autoChoices()} as the child sees it: what AUTO's reads went by there. After a {@link #restart},
+     * that is the newest child, which has seen only the reads made since it started.
+     */
     String autoChoices() throws IOException {
-        String a = request("auto", null, MARGIN_NANOS);
+        Child c = child;
+        String a = c.request("auto", null, MARGIN_NANOS);
         if (!a.startsWith("auto ")) {
-            throw garbage(a, null);
+            throw c.garbage(a, null);
         }
         return ContenderHost.unescape(a.substring(5));
     }
 
-    /** The child's process id, as the child itself reports it. */
+    /** The present child's process id, as the child itself reports it. */
     long childPid() throws IOException {
-        String a = request("pid", null, MARGIN_NANOS);
+        Child c = child;
+        String a = c.request("pid", null, MARGIN_NANOS);
         try {
             if (a.startsWith("pid ")) {
                 return Long.parseLong(a.substring(4));
@@ -216,133 +218,228 @@ final class ForkedContender implements Contender {
         } catch (NumberFormatException e) {
             // answered garbage: below
         }
-        throw garbage(a, null);
+        throw c.garbage(a, null);
     }
 
-    /** The child's process, for tests. */
+    /** The present child's process, for tests. */
     ProcessHandle process() {
-        return process.toHandle();
+        return child.process.toHandle();
+    }
+
+    /** Every sample asked of this contender's children so far, warm-ups included, oldest first; for tests. */
+    List<Measured> measured() {
+        return List.copyOf(measured);
     }
 
     /** Ends the child: asks it to quit, and kills it if it has not exited within a few seconds. */
     @Override
     public void close() throws IOException {
-        try {
-            if (process.isAlive()) {
-                try {
-                    requests.write("quit\n");
-                    requests.flush();
-                } catch (IOException e) {
-                    // the child is gone already, or going: waited for or killed below
+        child.close();
+    }
+
+    /** One child JVM and the pipes to it; a contender has one at a time. */
+    private final class Child {
+        private final Process process;
+        private final Writer requests;
+        private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+        private final ChildStderr stderr;
+        private final long pid;
+
+        /** Starts the JVM and waits for its {@code ready}; {@code next}: the workload it is started for, if any. */
+        Child(Workload next) throws IOException {
+            ProcessBuilder pb = new ProcessBuilder(command);
+            // Their options are in the parent's input arguments already, which the child is given; read again by the
+            // child's launcher they would be there twice (and a debugger's port taken twice).
+            pb.environment().remove("JAVA_TOOL_OPTIONS");
+            pb.environment().remove("JDK_JAVA_OPTIONS");
+            try {
+                this.process = pb.start();
+            } catch (IOException e) {
+                throw new IOException(name() + (next == null ? "" : ", to measure " + next)
+                        + ": cannot start its JVM with " + command.get(0) + ": " + e.getMessage(), e);
+            }
+            LIVE.add(process);
+            this.pid = process.pid();
+            this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            String prefix = "  [" + name() + ", pid " + pid + "] ";
+            Thread.ofPlatform().daemon().name("sluice-bench-child-out-" + pid).start(() -> readAnswers(process
+                    .getInputStream()));
+            this.stderr = new ChildStderr(process, log, prefix, TAIL_LINES, "sluice-bench-child-err-" + pid);
+            boolean started = false;
+            try {
+                String ready = answer("start", next, START_NANOS);
+                if (!ready.equals("ready " + pid)) {
+                    throw failure("started with '" + ready + "' instead of 'ready " + pid + "'", next);
                 }
-                if (!process.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
+                started = true;
+            } finally {
+                if (!started) {
                     kill();
                 }
             }
-        } catch (InterruptedException e) {
-            kill();
-            Thread.currentThread().interrupt();
-        } finally {
-            LIVE.remove(process);
         }
-    }
 
-    private String request(String line, Workload w, long timeoutNanos) throws IOException {
-        try {
-            requests.write(line + "\n");
-            requests.flush();
-        } catch (IOException e) {
-            // A broken pipe: the child has exited, and its exit code and stderr say why.
-            kill();
-            throw failure("could not be sent '" + line + "' (" + e.getMessage() + ")", w);
-        }
-        return answer(line, w, timeoutNanos);
-    }
-
-    private String answer(String what, Workload w, long timeoutNanos) throws IOException {
-        String a;
-        try {
-            a = answers.poll(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            kill();
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException(name() + " in child JVM " + pid + ": interrupted waiting for '" + what
-                    + "'; the child was killed");
-        }
-        if (a == null) {
-            kill();
-            throw failure(String.format(Locale.ROOT, "gave no answer to '%s' within %.0f s and was killed", what,
-                    timeoutNanos / 1e9), w);
-        }
-        if (a == EOF) {
-            // Kept for the next request, which must fail at once too rather than wait for an answer that cannot come.
-            answers.add(EOF);
-            // Sets the exit code, which the message gives.
-            waitQuietly(EXIT_SECONDS);
-            throw failure("ended its output while asked '" + what + "'", w);
-        }
-        return a;
-    }
-
-    private IOException garbage(String answer, Workload w) {
-        kill();
-        return failure("answered '" + answer + "', which is no answer of the protocol; the child was killed", w);
-    }
-
-    /** A failure's exception: the contender, the workload, the child's exit code and the end of its standard error. */
-    private IOException failure(String what, Workload w) {
-        if (!process.isAlive()) {
+        /**
+         * Ends this child before another takes its place: it must still be running and exit cleanly when told to
+         * quit, since a child that died or failed may have reported samples it did not finish.
+         */
+        void retire(Workload next) throws IOException {
+            if (!process.isAlive()) {
+                waitQuietly(EXIT_SECONDS);
+                LIVE.remove(process);
+                throw failure("had ended before it was to be replaced by a fresh JVM", next);
+            }
             try {
-                // The child's last lines may still be on their way through the pipe.
-                stderr.awaitEnd(TimeUnit.SECONDS.toMillis(EXIT_SECONDS));
+                requests.write("quit\n");
+                requests.flush();
+            } catch (IOException e) {
+                // Gone already, or going: its exit code below says how.
+            }
+            try {
+                if (!process.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
+                    // Slow to close its file, not wrong: its samples are in, and the new child must not share the
+                    // cores with it.
+                    kill();
+                    log.printf(Locale.ROOT, "note: %s's child JVM %d did not exit within %d s of 'quit' and was "
+                            + "killed%n", name(), pid, EXIT_SECONDS);
+                    log.flush();
+                    return;
+                }
+            } catch (InterruptedException e) {
+                kill();
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException(name() + " in child JVM " + pid + ": interrupted waiting for it to "
+                        + "quit before " + next + "; the child was killed");
+            }
+            LIVE.remove(process);
+            if (process.exitValue() != 0) {
+                throw failure("failed when told to quit before being replaced by a fresh JVM", next);
+            }
+        }
+
+        /** Asks the child to quit, and kills it if it has not exited within a few seconds. */
+        void close() {
+            try {
+                if (process.isAlive()) {
+                    try {
+                        requests.write("quit\n");
+                        requests.flush();
+                    } catch (IOException e) {
+                        // the child is gone already, or going: waited for or killed below
+                    }
+                    if (!process.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
+                        kill();
+                    }
+                }
+            } catch (InterruptedException e) {
+                kill();
+                Thread.currentThread().interrupt();
+            } finally {
+                LIVE.remove(process);
+            }
+        }
+
+        String request(String line, Workload w, long timeoutNanos) throws IOException {
+            try {
+                requests.write(line + "\n");
+                requests.flush();
+            } catch (IOException e) {
+                // A broken pipe: the child has exited, and its exit code and stderr say why.
+                kill();
+                throw failure("could not be sent '" + line + "' (" + e.getMessage() + ")", w);
+            }
+            return answer(line, w, timeoutNanos);
+        }
+
+        private String answer(String what, Workload w, long timeoutNanos) throws IOException {
+            String a;
+            try {
+                a = answers.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                kill();
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException(name() + " in child JVM " + pid + ": interrupted waiting for '" + what
+                        + "'; the child was killed");
+            }
+            if (a == null) {
+                kill();
+                throw failure(String.format(Locale.ROOT, "gave no answer to '%s' within %.0f s and was killed", what,
+                        timeoutNanos / 1e9), w);
+            }
+            if (a == EOF) {
+                // Kept for the next request, which must fail at once too rather than wait for an answer that cannot
+                // come.
+                answers.add(EOF);
+                // Sets the exit code, which the message gives.
+                waitQuietly(EXIT_SECONDS);
+                throw failure("ended its output while asked '" + what + "'", w);
+            }
+            return a;
+        }
+
+        IOException garbage(String answer, Workload w) {
+            kill();
+            return failure("answered '" + answer + "', which is no answer of the protocol; the child was killed", w);
+        }
+
+        /**
+         * A failure's exception: the contender, the workload, the child's exit code and the end of its standard
+         * error.
+         */
+        private IOException failure(String what, Workload w) {
+            if (!process.isAlive()) {
+                try {
+                    // The child's last lines may still be on their way through the pipe.
+                    stderr.awaitEnd(TimeUnit.SECONDS.toMillis(EXIT_SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            StringBuilder b = new StringBuilder();
+            b.append(name()).append(" (child JVM, pid ").append(pid).append(")");
+            if (w != null) {
+                b.append(", measuring ").append(w);
+            }
+            b.append(": the child ").append(what).append("; exit code ")
+                    .append(process.isAlive() ? "none (still running)" : Integer.toString(process.exitValue()));
+            List<String> tail = stderr.lastLines();
+            if (tail.isEmpty()) {
+                b.append("; nothing on its standard error");
+            } else {
+                b.append("; last lines of its standard error:");
+                for (String l : tail) {
+                    b.append(System.lineSeparator()).append("    ").append(l);
+                }
+            }
+            return new IOException(b.toString());
+        }
+
+        private void kill() {
+            process.destroyForcibly();
+            waitQuietly(EXIT_SECONDS);
+            if (!process.isAlive()) {
+                LIVE.remove(process);
+            }
+        }
+
+        private void waitQuietly(long seconds) {
+            try {
+                process.waitFor(seconds, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
-        StringBuilder b = new StringBuilder();
-        b.append(name()).append(" (child JVM, pid ").append(pid).append(")");
-        if (w != null) {
-            b.append(", measuring ").append(w);
-        }
-        b.append(": the child ").append(what).append("; exit code ")
-                .append(process.isAlive() ? "none (still running)" : Integer.toString(process.exitValue()));
-        List<String> tail = stderr.lastLines();
-        if (tail.isEmpty()) {
-            b.append("; nothing on its standard error");
-        } else {
-            b.append("; last lines of its standard error:");
-            for (String l : tail) {
-                b.append(System.lineSeparator()).append("    ").append(l);
+
+        private void readAnswers(InputStream out) {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    answers.add(line);
+                }
+            } catch (IOException e) {
+                // The pipe closed under the reader (the child killed): the end of the output, as below.
             }
+            answers.add(EOF);
         }
-        return new IOException(b.toString());
-    }
-
-    private void kill() {
-        process.destroyForcibly();
-        waitQuietly(EXIT_SECONDS);
-        if (!process.isAlive()) {
-            LIVE.remove(process);
-        }
-    }
-
-    private void waitQuietly(long seconds) {
-        try {
-            process.waitFor(seconds, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void readAnswers(InputStream out) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                answers.add(line);
-            }
-        } catch (IOException e) {
-            // The pipe closed under the reader (the child killed): the end of the output, as below.
-        }
-        answers.add(EOF);
     }
 
     /**

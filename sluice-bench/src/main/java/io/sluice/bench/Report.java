@@ -128,8 +128,8 @@ public final class Report {
      * {@code spread}, {@code rounds}, {@code ratioToClassic}, {@code fioReference}, {@code ratioToFio}, {@code direct},
      * {@code depth} (requests in flight per thread), and, added later, {@code file} ({@code new} or {@code cached}), {@code baseline} (the row the
      * {@code ratioToBaseline} is taken against: CLASSIC for reads), {@code opsPerMsMin} and {@code opsPerMsMax} (the
-     * slowest and fastest round), and {@code forked} (only on rows that say whether their contender ran in a JVM of
-     * its own). docs/bench-json.md describes them all.
+     * slowest and fastest round), and {@code forked} and {@code forks} (only on rows that say whether their contender
+     * ran in a JVM of its own, and in how many one after another). docs/bench-json.md describes them all.
      */
     public static void json(List<Row> rows, Function<Workload, String> baseline, PrintWriter out) {
         Map<String, List<Row>> cells = cells(rows);
@@ -150,7 +150,8 @@ public final class Report {
                         r.fioReference() == null ? "null" : "\"" + r.fioReference() + "\"",
                         num(ratio(cell, r, r.fioReference())), r.workload().direct(), r.workload().depth(),
                         r.workload().file(), base, num(ratio(r, baseRow)),
-                        r.forked() == null ? "" : ", \"forked\": " + r.forked(),
+                        (r.forked() == null ? "" : ", \"forked\": " + r.forked())
+                                + (r.forks() == null ? "" : ", \"forks\": " + r.forks()),
                         ++i < rows.size() ? "," : "");
             }
         }

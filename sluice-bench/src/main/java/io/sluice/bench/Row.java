@@ -6,15 +6,22 @@ import java.util.List;
 /**
  * The samples of one contender on one workload at one thread count, and their summary: the median, and the spread
  * {@code (max - min) / median} over rounds, which says how much to trust the median on a noisy machine.
- * {@code forked}: whether the contender ran in a JVM of its own (true) or in the benchmark's (false); null where
- * the section does not say (fio, other processes, sections measuring otherwise).
+ * {@code forked}: whether the contender ran in a JVM of its own (true) or in the benchmark's (false); {@code forks}:
+ * how many JVMs made the samples (the contender's children one after another, or 1, the benchmark's); both null
+ * where the section does not say (fio, other processes, sections measuring otherwise).
  */
 public record Row(String engine, Workload workload, int threads, String fioReference, List<Sample> samples,
-                  Boolean forked) {
+                  Boolean forked, Integer forks) {
 
     /** A row that does not say where its contender ran. */
     public Row(String engine, Workload workload, int threads, String fioReference, List<Sample> samples) {
-        this(engine, workload, threads, fioReference, samples, null);
+        this(engine, workload, threads, fioReference, samples, null, null);
+    }
+
+    /** A row that says where its contender ran but not in how many JVMs. */
+    public Row(String engine, Workload workload, int threads, String fioReference, List<Sample> samples,
+               Boolean forked) {
+        this(engine, workload, threads, fioReference, samples, forked, null);
     }
 
     public double opsPerMs() {

@@ -90,7 +90,7 @@ class BenchPartsTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(io.sluice.Engine.IO_URING.isAvailable(), "no io_uring here");
         java.io.StringWriter log = new java.io.StringWriter();
         Bench bench = new Bench(new Bench.Options(1 << 20, dir, List.of(1), List.of("channel", "io_uring"),
-                List.of(4096), 1 << 16, 20_000_000L, 1, true, true), new java.io.PrintWriter(log, true));
+                List.of(4096), 1 << 16, 20_000_000L, 1, true, true, 1), new java.io.PrintWriter(log, true));
         List<Row> rows = bench.run();
         Row uring = rows.stream().filter(r -> r.engine().equals("IO_URING") && r.workload().isRandom())
                 .findFirst().orElseThrow();
@@ -146,13 +146,13 @@ class BenchPartsTest {
             throws Exception {
         java.io.StringWriter log = new java.io.StringWriter();
         Bench bench = new Bench(new Bench.Options(1 << 20, dir, List.of(1), List.of("channel", "auto"),
-                List.of(4096), 0, 20_000_000L, 1, false, true), new java.io.PrintWriter(log, true));
+                List.of(4096), 0, 20_000_000L, 1, false, true, 1), new java.io.PrintWriter(log, true));
         bench.run();
         assertTrue(log.toString().contains("\n         AUTO chose: device "), log::toString);
         // Without an AUTO row nothing is said about it.
         java.io.StringWriter plain = new java.io.StringWriter();
         new Bench(new Bench.Options(1 << 20, dir, List.of(1), List.of("channel"), List.of(4096), 0, 20_000_000L, 1,
-                false, true), new java.io.PrintWriter(plain, true)).run();
+                false, true, 1), new java.io.PrintWriter(plain, true)).run();
         assertFalse(plain.toString().contains("AUTO chose"), plain::toString);
     }
 

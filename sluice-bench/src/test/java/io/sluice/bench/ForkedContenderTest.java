@@ -64,6 +64,107 @@ class ForkedContenderTest {
     }
 
     @Test
+    void withTwoForksEveryCellsRowsComeFromTwoFreshWarmedUpChildrenOneAtATime(@TempDir Path dir) throws Exception {
+        StringWriter log = new StringWriter();
+        PrintWriter out = new PrintWriter(log, true);
+        long sample = 20_000_000L;
+        try (DataFile data = DataFile.create(dir, 8L << 20, n -> { })) {
+            data.warm();
+            List<Contender> all = new ArrayList<>();
+            try {
+                all.add(ForkedContender.sluice(Engine.MMAP, data.path(), data.size(), out));
+                all.add(ForkedContender.sluice(Engine.CHANNEL, data.path(), data.size(), out));
+                List<Workload> cells = List.of(RAND_4K, new Workload(Workload.RANDREAD, 512));
+                List<Row> rows = Bench.measure(all, cells, List.of(1), sample, 4, 2, out, true);
+                assertEquals(4, rows.size());
+                for (Row r : rows) {
+                    assertEquals(4, r.samples().size(), r::toString);
+                    assertEquals(Boolean.TRUE, r.forked(), r::toString);
+                    assertEquals(2, r.forks(), r::toString);
+                }
+                StringWriter json = new StringWriter();
+                Report.json(rows, new PrintWriter(json));
+                assertTrue(json.toString().contains(", \"forked\": true, \"forks\": 2}"), json::toString);
+                for (Contender c : all) {
+                    ForkedContender f = (ForkedContender) c;
+                    List<ForkedContender.Measured> m = f.measured();
+                    // Per cell: a warm-up (half a sample) and two rounds in one child, then the same in a fresh one.
+                    assertEquals(2 * 6, m.size(), m::toString);
+                    java.util.Set<Long> pids = new java.util.LinkedHashSet<>();
+                    for (int cell = 0; cell < 2; cell++) {
+                        for (int group = 0; group < 2; group++) {
+                            int at = cell * 6 + group * 3;
+                            long pid = m.get(at).pid();
+                            assertEquals(sample / 2, m.get(at).nanos(), m::toString);
+                            assertEquals(List.of(new ForkedContender.Measured(pid, sample),
+                                    new ForkedContender.Measured(pid, sample)), m.subList(at + 1, at + 3), m::toString);
+                            pids.add(pid);
+                        }
+                    }
+                    assertEquals(4, pids.size(), c.name() + ": a JVM of its own for every group of every cell " + m);
+                    assertEquals(f.process().pid(), m.getLast().pid());
+                    for (long pid : pids) {
+                        // Each replaced child was told to quit and reaped before the next one started.
+                        boolean last = pid == f.process().pid();
+                        assertEquals(last, ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+                                c.name() + " child " + pid);
+                    }
+                }
+            } finally {
+                for (Contender c : all) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aChildKilledBetweenGroupsIsAnIOExceptionNamingItNotAHang(@TempDir Path dir) throws Exception {
+        try (DataFile data = DataFile.create(dir, 8L << 20, n -> { });
+             ForkedContender c = ForkedContender.sluice(Engine.CHANNEL, data.path(), data.size(),
+                     new PrintWriter(new StringWriter(), true))) {
+            ProcessHandle first = c.process();
+            // Runs after the forked contender in round 0, the whole first group of two rounds split in two: its
+            // second call (the first is its warm-up) kills that child with SIGKILL before the second group.
+            Contender killer = new Contender() {
+                private int calls;
+
+                @Override
+                public String name() {
+                    return "killer";
+                }
+
+                @Override
+                public String fioReference() {
+                    return null;
+                }
+
+                @Override
+                public Sample measure(Workload workload, int threads, long nanos) {
+                    if (++calls == 2) {
+                        first.destroyForcibly();
+                        first.onExit().join();
+                    }
+                    return new Sample(1, 1);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            long t0 = System.nanoTime();
+            IOException e = assertThrows(IOException.class,
+                    () -> Bench.cell(List.of(c, killer), RAND_4K, 1, 20_000_000L, 2, 2, false, true));
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(seconds < 20, "took " + seconds + " s");
+            String m = e.getMessage();
+            assertTrue(m.startsWith("CHANNEL (child JVM, pid " + first.pid() + "), measuring " + RAND_4K), m);
+            assertTrue(m.contains("ended before it was to be replaced") && m.contains("exit code 137"), m);
+            assertEquals(first.pid(), c.process().pid(), "no second child started");
+        }
+    }
+
+    @Test
     void theChannelsSectionsContendersRunForkedToo(@TempDir Path dir) throws Exception {
         PrintWriter out = new PrintWriter(new StringWriter(), true);
         try (DataFile data = DataFile.create(dir, 8L << 20, n -> { })) {
@@ -170,14 +271,14 @@ class ForkedContenderTest {
     @Test
     void theJsonRowsSayWhetherTheirContenderWasForked() {
         List<Sample> one = List.of(new Sample(10, 4.096e7));
-        List<Row> rows = List.of(new Row("CLASSIC", RAND_4K, 1, "fio-psync", one, true),
-                new Row("MMAP", RAND_4K, 1, "fio-mmap", one, false), new Row("fio-psync", RAND_4K, 1, null, one));
+        List<Row> rows = List.of(new Row("CLASSIC", RAND_4K, 1, "fio-psync", one, true, 3),
+                new Row("MMAP", RAND_4K, 1, "fio-mmap", one, false, 1), new Row("fio-psync", RAND_4K, 1, null, one));
         StringWriter json = new StringWriter();
         Report.json(rows, new PrintWriter(json));
         String[] lines = json.toString().split("\n");
-        assertTrue(lines[1].startsWith("  {\"engine\": \"CLASSIC\"") && lines[1].endsWith(", \"forked\": true},"),
-                lines[1]);
-        assertTrue(lines[2].endsWith(", \"forked\": false},"), lines[2]);
+        assertTrue(lines[1].startsWith("  {\"engine\": \"CLASSIC\"")
+                && lines[1].endsWith(", \"forked\": true, \"forks\": 3},"), lines[1]);
+        assertTrue(lines[2].endsWith(", \"forked\": false, \"forks\": 1},"), lines[2]);
         // A row that does not say keeps the fields it always had.
         assertTrue(lines[3].endsWith("\"ratioToBaseline\": 1.0000}") && !lines[3].contains("forked"), lines[3]);
     }

@@ -36,8 +36,9 @@ import picocli.CommandLine.Spec;
                     + "job per read in flight (fio-psync-job-per-request), the device's own ratio for the JDK's way "
                     + "(a pool thread per read) and Sluice's (one ring). The ratios of the pairs follow the progress "
                     + "on standard error.",
-            "--size, --dir, --threads (of the FileChannel rows, default 1), --engines and --block-sizes are options "
-                    + "of 'sluice bench' and go before 'channels': sluice bench --size 256m channels --rounds 3.",
+            "--size, --dir, --threads (of the FileChannel rows, default 1), --engines, --block-sizes and --forks are "
+                    + "options of 'sluice bench' and go before 'channels': sluice bench --size 256m channels "
+                    + "--rounds 3.",
             "The table goes to standard output, progress to standard error."})
 final class BenchChannelsCommand implements Callable<Integer> {
     @Spec
@@ -111,13 +112,15 @@ final class BenchChannelsCommand implements Callable<Integer> {
         }
         List<Integer> adapterThreads = parent.threads != null ? BenchCommand.threadCounts(parent.threads) : List.of(1);
         long sampleNanos = sampling.sampleNanos();
+        boolean fork = !(noFork || parent.noFork);
+        BenchChecks.forks(parent.forks, sampling.rounds, fork);
         BenchChecks.json(sampling.json);
         Path dir = BenchChecks.dir(parent.dir);
         BenchChecks.space(dir, fileSize, "--size " + parent.size);
         SectionReport page = BenchCommand.startReport(sampling.report, dir, spec);
         io.sluice.bench.SectionOutput.describeMachine(err);
         var o = new ChannelsBench.Options(fileSize, dir, sizes, engines, asyncThreads, adapterThreads, depth, asyncBs,
-                !noDirect, sampleNanos, sampling.rounds, !parent.noFio, !(noFork || parent.noFork));
+                !noDirect, sampleNanos, sampling.rounds, !parent.noFio, fork, parent.forks);
         List<Row> rows = new ChannelsBench(o, err).run();
         BenchCommand.emit(rows, ChannelsBench::baseline, sampling.json, spec);
         if (page != null) {

@@ -86,6 +86,14 @@ final class BenchCommand implements Callable<Integer> {
             + "compiled with another's type profile.")
     boolean noFork;
 
+    @Option(names = "--forks", defaultValue = "1", paramLabel = "N",
+            description = "JVMs per forked Java contender in every cell, one after another (default: ${DEFAULT-VALUE}: "
+                    + "one JVM for the whole run). With N > 1 each cell's rounds are split into N groups and every "
+                    + "Java contender gets a fresh JVM, warmed up anew, for each, so a row's median and spread cover "
+                    + "several JVMs' compilation rather than one's luck. At most --rounds; not with --no-fork. Also "
+                    + "read by 'bench channels' (given before 'channels').")
+    int forks;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         Bench.Options o = options();
@@ -175,11 +183,12 @@ final class BenchCommand implements Callable<Integer> {
             e.add("naive-direct");
         }
         long sampleNanos = sampling.sampleNanos();
+        BenchChecks.forks(forks, sampling.rounds, !noFork);
         BenchChecks.json(sampling.json);
         Path d = BenchChecks.dir(dir);
         BenchChecks.space(d, fileSize, "--size " + size);
         return new Bench.Options(fileSize, d, t, e, bs, seq, sampleNanos, sampling.rounds, !noFio,
-                !noFork);
+                !noFork, forks);
     }
 
     static int blockSize(String s, String option) {

@@ -338,9 +338,64 @@ class MainTest {
             String rows = out.toString();
             assertTrue(rows.contains("\"forked\": " + fork) && !rows.contains("\"forked\": " + !fork),
                     String.join(" ", c) + "\n" + rows);
+            // Without --forks, one JVM per row: the contender's own child for the run, or the bench's.
+            assertTrue(rows.contains("\"forked\": " + fork + ", \"forks\": 1}") && !rows.contains("\"forks\": 2"),
+                    rows);
             assertTrue(err.toString().contains(fork ? "each Java contender in a JVM of its own"
                     : "every Java contender in this JVM (--no-fork)"), err::toString);
         }
+    }
+
+    @Test
+    void forksAboveOneGiveEachJavaRowThatManyJvmsPerCell(@TempDir Path dir) throws Exception {
+        String[] common = {"--size", "1m", "--dir", dir.toString(), "--engines", "channel,mmap", "--block-sizes", "4k",
+            "--seq-block-size", "0", "--threads", "1", "--no-fio"};
+        String[] sample = {"--rounds", "2", "--duration", "20", "--json", "-"};
+        String[][] cases = {
+            concat(new String[] {"bench"}, common, new String[] {"--forks", "2"}, sample),
+            concat(new String[] {"bench"}, common, new String[] {"--forks", "2", "channels", "--async-threads", "1",
+                "--depth", "2", "--no-direct"}, sample),
+        };
+        for (String[] c : cases) {
+            out.getBuffer().setLength(0);
+            err.getBuffer().setLength(0);
+            assertEquals(Main.OK, run(c), () -> String.join(" ", c) + "\n" + err);
+            String rows = out.toString();
+            assertTrue(rows.contains("\"forked\": true, \"forks\": 2}") && !rows.contains("\"forks\": 1"),
+                    String.join(" ", c) + "\n" + rows);
+            assertTrue(err.toString().contains("; 2 JVMs per Java contender in every cell"), err::toString);
+        }
+    }
+
+    @Test
+    void forksBeyondTheRoundsOrWithNoForkAreRefused(@TempDir Path dir) {
+        String d = dir.toString();
+        String[][] cases = {
+            {"sluice: --forks 3 is more than --rounds 2: each JVM measures a share of the rounds, so there can be at "
+                    + "most one JVM per round", "bench", "--size", "1m", "--dir", d, "--no-fio", "--forks", "3",
+                "--rounds", "2"},
+            {"sluice: --forks 2 cannot go with --no-fork: --forks starts fresh JVMs for each Java contender, and "
+                    + "--no-fork measures them all in the bench's own JVM, which cannot be replaced", "bench",
+                "--size", "1m", "--dir", d, "--no-fio", "--no-fork", "--forks", "2"},
+            {"sluice: --forks must be at least 1: 0", "bench", "--size", "1m", "--dir", d, "--forks", "0"},
+            // bench channels reads bench's --forks, against its own --rounds and either --no-fork.
+            {"sluice: --forks 3 is more than --rounds 2: each JVM measures a share of the rounds, so there can be at "
+                    + "most one JVM per round", "bench", "--size", "1m", "--dir", d, "--forks", "3", "channels",
+                "--rounds", "2"},
+            {"sluice: --forks 2 cannot go with --no-fork: --forks starts fresh JVMs for each Java contender, and "
+                    + "--no-fork measures them all in the bench's own JVM, which cannot be replaced", "bench",
+                "--size", "1m", "--dir", d, "--forks", "2", "channels", "--no-fork"},
+            {"sluice: --forks is an option of 'sluice bench', not of 'sluice bench channels'; put it before "
+                    + "'channels': sluice bench --forks 2 channels ...; see 'sluice bench channels --help'", "bench",
+                "channels", "--forks", "2"},
+        };
+        for (String[] c : cases) {
+            err.getBuffer().setLength(0);
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            assertEquals(Main.BAD_INPUT, run(args), String.join(" ", args));
+            assertEquals(c[0], oneLine());
+        }
+        assertEquals("", out.toString(), "nothing measured");
     }
 
     private static String[] concat(String[]... parts) {
