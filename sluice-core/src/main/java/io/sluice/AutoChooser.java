@@ -42,15 +42,20 @@ import java.util.function.LongSupplier;
  * of a cold start flip small reads to pread for thousands of calls. A class changes its preference only when both
  * paths have at least {@value #MIN_SAMPLES} samples and the other is faster by more than {@value #MARGIN_PERCENT}%,
  * so single outliers (a preempted thread, a page fault) do not flip it, while a lasting change (data falling out of
- * the page cache, another load on the machine) does.
+ * the page cache) does. The other path's samples are older than the preferred one's, since it is timed only when
+ * explored, so the change is made on an exploring sample only, and only when that fresh sample too beats the preferred
+ * path by the margin: when the preferred path's samples alone say it got slower, the class explores again at once
+ * rather than moving. Another load on the machine slows both paths; compared with samples the other path gave before
+ * that load, the preferred one looked slower, and 1 MiB reads changed path a dozen times in one bench cell.
  *
  * <p>An exploring call costs what the slower path costs: at 512 bytes a {@code pread} takes several times a mapped
  * copy, so one call in 256 going there took a few percent of the rate. So each exploring sample that finds the other
  * path slower by more than the margin (the sample and the estimate both) halves how often the class explores, down to
  * one timed call in {@code EXPLORE_EVERY << }{@value #MAX_BACKOFF}; a sample within the margin, or a change of
  * preference, goes back to one in {@value #EXPLORE_EVERY}. A path that got slower is seen once all but one of its
- * last {@value #WINDOW} samples say so, one that got faster within that many timed calls and {@value #EXPLORE_EVERY}
- * more (two samples, each after a burst).
+ * last {@value #WINDOW} samples say so and the next exploring burst, {@value #EXPLORE_EVERY} timed calls away,
+ * confirms it; one that got faster within that many timed calls and {@value #EXPLORE_EVERY} more (two samples, each
+ * after a burst).
  *
  * <p>The dice and the clock are given, so tests script them. State is shared by all files on one device. What every
  * call reads (the preferences) sits in its own padded array, written only when a preference changes; the samples
@@ -295,7 +300,8 @@ final class AutoChooser {
             int m = Math.min(WINDOW, Math.min(preferredCount, otherCount));
             double preferred = estimate(s, 2 * i + p, preferredCount, m);
             double other = estimate(s, 2 * i + 1 - p, otherCount, m);
-            if (other * 100 < preferred * (100 - MARGIN_PERCENT)) {
+            boolean otherFaster = other * 100 < preferred * (100 - MARGIN_PERCENT);
+            if (path != p && otherFaster && x * 100 < preferred * (100 - MARGIN_PERCENT)) {
                 p = 1 - p;
                 prefer[PAD + i] = (byte) p;
                 s.backoff[i] = 0;
@@ -305,6 +311,10 @@ final class AutoChooser {
                 // next exploring call near, so that a second such sample can move the estimate.
                 boolean clearlySlower = Math.min(x, other) * 100 > preferred * (100 + MARGIN_PERCENT);
                 s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
+            } else if (otherFaster) {
+                // The other path's samples may be old, from before a load that slowed both: it is looked at again
+                // soon, and the class moves only when a sample taken now confirms it.
+                s.backoff[i] = 0;
             }
         }
         int own = s.count[2 * i + p];

@@ -274,6 +274,32 @@ class AutoChooserTest {
     }
 
     @Test
+    void aLoadThatSlowsBothPathsMovesNothing() {
+        // The mapping faster by 30%, settled; then another load on the machine doubles both paths' costs, then goes.
+        // The mapping's samples show the load at once, pread's old ones do not: pread is looked at again, found as
+        // slow as ever beside the mapping, and the class stays.
+        Script s = new Script(M1, 0.10, 0.13);
+        for (int i = 0; i < 2000; i++) {
+            s.call(K4);
+        }
+        for (int round = 0; round < 3; round++) {
+            s.mapNanosPerByte = 0.20;
+            s.preadNanosPerByte = 0.26;
+            for (int i = 0; i < 500; i++) {
+                s.call(K4);
+                assertEquals(MAP, s.chooser.preferred(NATIVE, K4), "loaded, call " + i + ": " + s.chooser.describe());
+            }
+            s.mapNanosPerByte = 0.10;
+            s.preadNanosPerByte = 0.13;
+            for (int i = 0; i < 500; i++) {
+                s.call(K4);
+                assertEquals(MAP, s.chooser.preferred(NATIVE, K4), "unloaded, call " + i + ": " + s.chooser.describe());
+            }
+        }
+        assertTrue(s.chooser.describe().contains(", 0 changes,"), s.chooser.describe());
+    }
+
+    @Test
     void anExploredPathIsTimedWarm() {
         // pread 30% faster than the mapping, but a read by the path the previous read did not take costs twice as
         // much (its code, the kernel's state, the caches were the other path's). Timed on the first call that
