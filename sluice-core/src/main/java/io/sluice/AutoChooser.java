@@ -51,8 +51,10 @@ import java.util.function.LongSupplier;
  * <p>An exploring call costs what the slower path costs: at 512 bytes a {@code pread} takes several times a mapped
  * copy, so one call in 256 going there took a few percent of the rate. So each exploring sample that finds the other
  * path slower by more than the margin (the sample and the estimate both) halves how often the class explores, down to
- * one timed call in {@code EXPLORE_EVERY << }{@value #MAX_BACKOFF}; a sample within the margin, or a change of
- * preference, goes back to one in {@value #EXPLORE_EVERY}. A path that got slower is seen once all but one of its
+ * one timed call in {@code EXPLORE_EVERY << }{@value #MAX_BACKOFF}, or further, up to {@value #MAX_BACKOFF_DEAR}
+ * halvings, while the bursts would cost more than {@link #EXPLORE_BUDGET} of the class's time (a burst costs
+ * {@value #BURST} reads by the slower path); a sample within the margin, or a change of preference, goes back to one
+ * in {@value #EXPLORE_EVERY}. A path that got slower is seen once all but one of its
  * last {@value #WINDOW} samples say so and the next exploring burst, {@value #EXPLORE_EVERY} timed calls away,
  * confirms it; one that got faster within that many timed calls and {@value #EXPLORE_EVERY} more (two samples, each
  * after a burst).
@@ -118,8 +120,18 @@ final class AutoChooser {
      */
     private static final int COUNT_WRAP = 1 << 30;
     static final int MARGIN_PERCENT = 15;
-    /** At most this many halvings of how often a settled class explores: one timed call in 64, one read in 4096. */
+    /**
+     * At most this many halvings of how often a settled class explores (one timed call in 64, one read in 4096 while
+     * timing one in 64), and of how often it is timed.
+     */
     static final int MAX_BACKOFF = 4;
+    /** At most this many halvings of exploring where a burst of the other path is dear: one timed call in 1024. */
+    static final int MAX_BACKOFF_DEAR = 8;
+    /**
+     * What the exploring bursts of a settled class may cost beyond MAX_BACKOFF, as a share of the time its reads take
+     * from one burst to the next: 0.5%, as timing does ({@link #TIMING_BUDGET_NANOS}).
+     */
+    static final double EXPLORE_BUDGET = 0.005;
     private static final int CLASSES = 32;
     private static final int PAD = 64;
 
@@ -310,7 +322,8 @@ final class AutoChooser {
                 // Backs off only when this sample says so too: one that found the other path faster brings the
                 // next exploring call near, so that a second such sample can move the estimate.
                 boolean clearlySlower = Math.min(x, other) * 100 > preferred * (100 + MARGIN_PERCENT);
-                s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
+                int most = backoffMost(preferred, other, s.gapShift[i]);
+                s.backoff[i] = (byte) (clearlySlower ? Math.min(most, s.backoff[i] + 1) : 0);
             } else if (otherFaster) {
                 // The other path's samples may be old, from before a load that slowed both: it is looked at again
                 // soon, and the class moves only when a sample taken now confirms it.
@@ -343,12 +356,30 @@ final class AutoChooser {
     }
 
     /**
+     * How many times a class may halve its exploring when the preferred path costs {@code preferred} and the other
+     * {@code other} (nanoseconds per byte) and it is timed once in {@code 1 << gapShift} calls: {@link #MAX_BACKOFF},
+     * or more, up to {@link #MAX_BACKOFF_DEAR}, while a burst would cost more than {@link #EXPLORE_BUDGET} of the
+     * reads from one burst to the next. A burst of 512-byte preads took 20 µs or more each in a JVM where that path
+     * is run this rarely (its code cold), against 200 to 400 ns a mapped read: at one burst in 16384 reads, a few
+     * percent of the class's time.
+     */
+    static int backoffMost(double preferred, double other, int gapShift) {
+        double reads = BURST * other / (EXPLORE_BUDGET * preferred);
+        int b = MAX_BACKOFF;
+        while (b < MAX_BACKOFF_DEAR && (double) ((long) EXPLORE_EVERY << (b + gapShift)) < reads) {
+            b++;
+        }
+        return b;
+    }
+
+    /**
      * The gap shift for a class whose preferred path takes {@code nanos} a read (0: not known yet) and that has
      * backed off exploring {@code backoff} times: the mean gap is the largest power of two at which timing stays
-     * within {@link #TIMING_BUDGET_NANOS} of the class's reads, at most {@link #LEARNING_SHIFT} plus the back-off.
+     * within {@link #TIMING_BUDGET_NANOS} of the class's reads, at most {@link #LEARNING_SHIFT} plus the back-off, and
+     * that no more than {@link #MAX_BACKOFF}.
      */
     static int gapShift(double nanos, int backoff) {
-        int most = LEARNING_SHIFT + backoff;
+        int most = LEARNING_SHIFT + Math.min(MAX_BACKOFF, backoff);
         if (!(nanos > 0)) {
             return LEARNING_SHIFT;
         }

@@ -171,6 +171,31 @@ class AutoChooserTest {
     }
 
     @Test
+    void aDearBurstIsMadeMoreRarely() {
+        // 512 bytes, timed once in 1024 calls once settled. pread three times slower: a burst of it every 65536
+        // calls costs 0.02% of the class's time, so exploring backs off MAX_BACKOFF times. A hundred times slower
+        // (its code cold where it runs this rarely): every 65536 calls that would cost 0.6%, so it backs off once
+        // more, to 0.3%.
+        Script cheap = new Script(M1, 0.1, 0.3);
+        Script dear = new Script(M1, 0.1, 10);
+        for (int i = 0; i < 2000; i++) {
+            cheap.call(512);
+            dear.call(512);
+        }
+        assertTrue(cheap.chooser.describe().contains("explores 4 reads in 65536, times 1 in 1024"),
+                cheap.chooser.describe());
+        assertTrue(dear.chooser.describe().contains("explores 4 reads in 131072, times 1 in 1024"),
+                dear.chooser.describe());
+        // Every call timed: the dear class's bursts come once in twice as many timed calls.
+        int settled = AutoChooser.EXPLORE_EVERY << (AutoChooser.MAX_BACKOFF + 1);
+        int byPread = 0;
+        for (int i = 0; i < 10 * (settled - 1 + AutoChooser.BURST); i++) {
+            byPread += dear.call(512) == PREAD ? 1 : 0;
+        }
+        assertEquals(10 * AutoChooser.BURST, byPread);
+    }
+
+    @Test
     void aPathThatGotFasterIsFoundAfterBackingOff() {
         Script s = new Script(M1, 0.1, 0.3);
         for (int i = 0; i < 2000; i++) {
