@@ -121,8 +121,8 @@ final class AutoChooser {
     private static final int COUNT_WRAP = 1 << 30;
     static final int MARGIN_PERCENT = 15;
     /**
-     * At most this many halvings of how often a settled class explores (one timed call in 64, one read in 4096 while
-     * timing one in 64), and of how often it is timed.
+     * At most this many halvings of how often a settled class is timed, and of how often it explores (one timed call
+     * in 64, one read in 4096 while timing one in 64) unless its bursts are dear ({@link #MAX_BACKOFF_DEAR}).
      */
     static final int MAX_BACKOFF = 4;
     /** At most this many halvings of exploring where a burst of the other path is dear: one timed call in 1024. */
