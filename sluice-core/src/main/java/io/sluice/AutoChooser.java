@@ -25,7 +25,8 @@ import java.util.function.LongSupplier;
  * <p>An exploring call starts a burst: it and the thread's next calls of the same class, {@value #BURST} in all, go
  * the other way, and only the last is timed. A read that goes the other way once in thousands runs on caches, branch
  * history and kernel state that the steady path does not share: timed alone, a 1 MiB {@code pread} took 87 µs where
- * a run of them took 58 µs (docs/benchmarks/2026-11-26-deciding-s5.md), and kept the class on the mapping. The burst
+ * a run of them took 58 µs (docs/benchmarks/2026-11-26-deciding-s5.md), and kept the class on the mapping; bursts
+ * narrowed such gaps in a probe but did not close them in the bench (2026-11-26-auto-fair.md). The burst
  * is kept in the thread's countdown stripe, whose countdown stays at 1 meanwhile, so its calls come to the out-of-line
  * timed path and the untimed one stays a read and a decrement. A call of another class during a burst goes its own
  * way untimed; after {@value #BURST_REACH} of those the burst is dropped, its sample lost.
@@ -359,8 +360,8 @@ final class AutoChooser {
      * How many times a class may halve its exploring when the preferred path costs {@code preferred} and the other
      * {@code other} (nanoseconds per byte) and it is timed once in {@code 1 << gapShift} calls: {@link #MAX_BACKOFF},
      * or more, up to {@link #MAX_BACKOFF_DEAR}, while a burst would cost more than {@link #EXPLORE_BUDGET} of the
-     * reads from one burst to the next. A burst of 512-byte preads took 20 µs or more each in a JVM where that path
-     * is run this rarely (its code cold), against 200 to 400 ns a mapped read: at one burst in 16384 reads, a few
+     * reads from one burst to the next. Explored 512-byte preads were timed at 20 µs or more in a bench's JVM
+     * where that path runs this rarely, against 200 to 400 ns a mapped read: at one burst in 16384 reads, a few
      * percent of the class's time.
      */
     static int backoffMost(double preferred, double other, int gapShift) {
