@@ -20,26 +20,51 @@ import java.util.function.LongSupplier;
  * samples, never a result): an untimed call does one decrement in memory no other thread writes, and draws nothing. The
  * draw, from the dice, is made on a timed call only and gives both whether that call explores and how many calls the
  * next timed one is away (1 to {@value #GAP_SPAN}, {@value #SAMPLE_EVERY} on average; random, so a caller whose reads
- * repeat with a period is not always timed on the same size). Each path keeps, per size class, the floor of its samples
- * in nanoseconds per byte, rising by 2% with each new sample (timing noise only ever adds time, and a mean, even a
- * clamped one, let the first samples of a cold start flip small reads to pread for thousands of calls); a class changes
- * its preference only when the other path has at least {@value #MIN_SAMPLES} samples and is faster by more than
- * {@value #MARGIN_PERCENT}%, so single outliers (a preempted thread, a page fault) do not flip it, while a lasting
- * change (data falling out of the page cache, another load on the machine) does.
+ * repeat with a period is not always timed on the same size).
+ *
+ * <p>An exploring call starts a burst: it and the thread's next calls of the same class, {@value #BURST} in all, go
+ * the other way, and only the last is timed. A read that goes the other way once in thousands runs on caches, branch
+ * history and kernel state that the steady path does not share: timed alone, a 1 MiB {@code pread} took 87 µs where
+ * a run of them took 58 µs (docs/benchmarks/2026-11-26-deciding-s5.md), and kept the class on the mapping; bursts
+ * narrowed such gaps in a probe but did not close them in the bench (2026-11-26-auto-fair.md). The burst
+ * is kept in the thread's countdown stripe, whose countdown stays at 1 meanwhile, so its calls come to the out-of-line
+ * timed path and the untimed one stays a read and a decrement. A call of another class during a burst goes its own
+ * way untimed; after {@value #BURST_REACH} of those the burst is dropped, its sample lost.
+ *
+ * <p>Each path keeps, per size class, its last {@value #WINDOW} samples in nanoseconds per byte, and the paths are
+ * compared on the second lowest of each one's last <i>m</i> samples, <i>m</i> being the same for both: the smaller
+ * of {@value #WINDOW} and either path's count. Timing noise only ever adds time, so a low order statistic is the
+ * path's cost; taking it over as many samples on both sides is what makes the comparison fair. The preferred path gets
+ * every timed call and the other only the explored ones, and the minimum of many draws is lower than that of a few:
+ * a floor kept over all of each path's samples favoured whichever path was preferred, and kept 1 MiB reads on the
+ * mapping at 46 µs by its floor where they took 69 µs a read by MMAP and 58 by {@code pread}. The second lowest rather
+ * than the lowest, so that no single sample, low or high, moves a class; a window rather than all samples, so that a
+ * path that became slower is seen once its last few samples say so. A mean, even a clamped one, let the first samples
+ * of a cold start flip small reads to pread for thousands of calls. A class changes its preference only when both
+ * paths have at least {@value #MIN_SAMPLES} samples and the other is faster by more than {@value #MARGIN_PERCENT}%,
+ * so single outliers (a preempted thread, a page fault) do not flip it, while a lasting change (data falling out of
+ * the page cache) does. The other path's samples are older than the preferred one's, since it is timed only when
+ * explored, so the change is made on an exploring sample only, and only when that fresh sample too beats the preferred
+ * path by the margin: when the preferred path's samples alone say it got slower, the class explores again at once
+ * rather than moving. Another load on the machine slows both paths; compared with samples the other path gave before
+ * that load, the preferred one looked slower, and 1 MiB reads changed path a dozen times in one bench cell.
  *
  * <p>An exploring call costs what the slower path costs: at 512 bytes a {@code pread} takes several times a mapped
  * copy, so one call in 256 going there took a few percent of the rate. So each exploring sample that finds the other
- * path slower by more than the margin halves how often the class explores, down to one timed call in
- * {@code EXPLORE_EVERY << }{@value #MAX_BACKOFF}; a sample within the margin, or a change of preference, goes back
- * to one in {@value #EXPLORE_EVERY}. A path that got slower is still seen at once (its own samples raise its floor),
- * one that got faster within that many timed calls.
+ * path slower by more than the margin (the sample and the estimate both) halves how often the class explores, down to
+ * one timed call in {@code EXPLORE_EVERY << }{@value #MAX_BACKOFF}, or further, up to {@value #MAX_BACKOFF_DEAR}
+ * halvings, while the bursts would cost more than {@link #EXPLORE_BUDGET} of the class's time (a burst costs
+ * {@value #BURST} reads by the slower path); a sample within the margin, or a change of preference, goes back to one
+ * in {@value #EXPLORE_EVERY}. A path that got slower is seen once all but one of its
+ * last {@value #WINDOW} samples say so and the next exploring burst, {@value #EXPLORE_EVERY} timed calls away,
+ * confirms it; one that got faster within that many timed calls and {@value #EXPLORE_EVERY} more (two samples, each
+ * after a burst).
  *
  * <p>The dice and the clock are given, so tests script them. State is shared by all files on one device. What every
  * call reads (the preferences) sits in its own padded array, written only when a preference changes; the samples
- * and the back-off, written on timed calls, are in another object, and each thread's countdown on a line of its own,
- * so a thread recording or counting down does not take from another thread's cache the line that thread reads on
- * every call. Nothing is locked: a stale preference, or a sample lost to
- * a race, costs speed only.
+ * and the back-off, written on timed calls, are in another object, and each thread's countdown and burst on lines of
+ * their own, so a thread recording or counting down does not take from another thread's cache the line that thread
+ * reads on every call. Nothing is locked: a stale preference, or a sample lost to a race, costs speed only.
  */
 final class AutoChooser {
     static final int NATIVE = 0;
@@ -69,13 +94,45 @@ final class AutoChooser {
     static final int STRIPES = 64;
     /** Ints from one stripe's countdown to the next: 128 bytes, two cache lines, as adjacent lines are fetched in pairs. */
     private static final int STRIPE_INTS = 32;
+    /** In a stripe, after its countdown: the calls of the burst's class still to go the other way (0: no burst). */
+    private static final int BURST_LEFT = 1;
+    /** In a stripe: the burst's kind and size class. */
+    private static final int BURST_CLASS = 2;
+    /** In a stripe: the path the burst goes by. */
+    private static final int BURST_PATH = 3;
+    /** In a stripe: the countdown to set when the burst ends, drawn when it started. */
+    private static final int BURST_GAP = 4;
+    /** In a stripe: how many more calls of other classes the burst waits through. */
+    private static final int BURST_WAIT = 5;
     static final int EXPLORE_EVERY = 4;
     static final int MIN_SAMPLES = 4;
+    /**
+     * Calls of one thread and class in an exploring burst: the first and the next two go the other way untimed, to
+     * warm what that path runs on, the fourth is timed.
+     */
+    static final int BURST = 4;
+    /** Calls of other classes a burst waits through before it is dropped: a mean gap between timed calls. */
+    static final int BURST_REACH = SAMPLE_EVERY;
+    /** The samples kept per path, kind and size class; a power of two. */
+    static final int WINDOW = 8;
+    /**
+     * Counts wrap back by half this, a multiple of {@link #WINDOW}, on reaching it, so that a long-lived class keeps
+     * its place in the window and never sees a negative count.
+     */
+    private static final int COUNT_WRAP = 1 << 30;
     static final int MARGIN_PERCENT = 15;
-    /** At most this many halvings of how often a settled class explores: one timed call in 64, one read in 4096. */
+    /**
+     * At most this many halvings of how often a settled class is timed, and of how often it explores (one timed call
+     * in 64, one read in 4096 while timing one in 64) unless its bursts are dear ({@link #MAX_BACKOFF_DEAR}).
+     */
     static final int MAX_BACKOFF = 4;
-    /** How much a path's floor rises with each of its samples: 2%, so it doubles in 35 samples. */
-    private static final double RISE = 1.02;
+    /** At most this many halvings of exploring where a burst of the other path is dear: one timed call in 1024. */
+    static final int MAX_BACKOFF_DEAR = 8;
+    /**
+     * What the exploring bursts of a settled class may cost beyond MAX_BACKOFF, as a share of the time its reads take
+     * from one burst to the next: 0.5%, as timing does ({@link #TIMING_BUDGET_NANOS}).
+     */
+    static final double EXPLORE_BUDGET = 0.005;
     private static final int CLASSES = 32;
     private static final int PAD = 64;
 
@@ -96,9 +153,10 @@ final class AutoChooser {
      */
     private final int[] countdown = new int[STRIPES * STRIPE_INTS];
 
-    /** Per kind, size class and path: the rising floor of nanoseconds per byte, and how many samples made it. */
+    /** Per kind, size class and path: the last samples in nanoseconds per byte, and how many there were. */
     private static final class Samples {
-        final double[] floor = new double[2 * CLASSES * 2];
+        /** [(2 * (kind * CLASSES + size class) + path) * WINDOW + count % WINDOW]: a ring per path and class. */
+        final double[] window = new double[2 * CLASSES * 2 * WINDOW];
         final int[] count = new int[2 * CLASSES * 2];
         /** [kind * CLASSES + size class]: how many times exploring was halved; read by timed calls only. */
         final byte[] backoff = new byte[2 * CLASSES];
@@ -182,14 +240,54 @@ final class AutoChooser {
     }
 
     /**
-     * A timed call of class {@code i}, preferring {@code p}: draws the next gap and whether this call explores. The
-     * gap's mean follows the class's cost ({@link Samples#gapShift}): a read that takes 100 ns is timed rarely once
-     * its class is settled, since a timed read costs several untimed ones.
+     * A call of class {@code i}, preferring {@code p}, whose thread's countdown ran out: the next call of a burst, or
+     * a timed call, which draws the next gap and whether it explores. The gap's mean follows the class's cost
+     * ({@link Samples#gapShift}): a read that takes 100 ns is timed rarely once its class is settled, since a timed
+     * read costs several untimed ones. An exploring call starts a burst and is not timed itself.
      */
     private int timed(int i, int p, int s) {
+        int[] stripe = countdown;
+        int left = stripe[s + BURST_LEFT];
+        if (left > 0) {
+            return burst(i, p, s, left);
+        }
         int r = dice.getAsInt();
-        countdown[s] = 1 + (((r & (GAP_SPAN - 1)) << samples.gapShift[i]) >>> LEARNING_SHIFT);
-        return ((r >>> GAP_BITS) % (EXPLORE_EVERY << samples.backoff[i]) == 0 ? 1 - p : p) | TIMED;
+        int gap = 1 + (((r & (GAP_SPAN - 1)) << samples.gapShift[i]) >>> LEARNING_SHIFT);
+        if ((r >>> GAP_BITS) % (EXPLORE_EVERY << samples.backoff[i]) != 0) {
+            stripe[s] = gap;
+            return p | TIMED;
+        }
+        // The countdown stays at 1 through the burst, so that each of its calls comes back here.
+        stripe[s] = 1;
+        stripe[s + BURST_CLASS] = i;
+        stripe[s + BURST_PATH] = 1 - p;
+        stripe[s + BURST_GAP] = gap;
+        stripe[s + BURST_WAIT] = BURST_REACH;
+        stripe[s + BURST_LEFT] = BURST - 1;
+        return 1 - p;
+    }
+
+    /** A call of class {@code i}, preferring {@code p}, while its thread's stripe has a burst with {@code left} to go. */
+    private int burst(int i, int p, int s, int left) {
+        int[] stripe = countdown;
+        if (stripe[s + BURST_CLASS] != i) {
+            // Interleaved sizes or kinds: the burst waits for its class a while, these calls going their own way.
+            int wait = stripe[s + BURST_WAIT] - 1;
+            stripe[s + BURST_WAIT] = wait;
+            if (wait <= 0) {
+                stripe[s + BURST_LEFT] = 0;
+                stripe[s] = stripe[s + BURST_GAP];
+            }
+            return p;
+        }
+        int path = stripe[s + BURST_PATH];
+        if (left > 1) {
+            stripe[s + BURST_LEFT] = left - 1;
+            return path;
+        }
+        stripe[s + BURST_LEFT] = 0;
+        stripe[s] = stripe[s + BURST_GAP];
+        return path | TIMED;
     }
 
     /** A timed read of {@code length} bytes into {@code kind} memory went by {@code path} and took {@code nanos}. */
@@ -204,43 +302,92 @@ final class AutoChooser {
         // costs a few reads of speed until the next samples, where a lock cost an atomic on every timed read and,
         // with two threads, made one wait for the other.
         int mine = 2 * i + path;
-        // Noise only adds time (a preempted thread, a page fault, a cold compiler), so the floor of the samples
-        // is the path's cost. It rises a little with each sample, so a path that really became slower is seen
-        // as such after a few dozen samples; one that became faster is seen at once.
         int n = s.count[mine];
-        s.floor[mine] = n == 0 ? x : Math.min(x, s.floor[mine] * RISE);
-        s.count[mine] = n + 1;
+        s.window[mine * WINDOW + (n & (WINDOW - 1))] = x;
+        s.count[mine] = n + 1 == COUNT_WRAP ? n + 1 - COUNT_WRAP / 2 : n + 1;
         int p = prefer[PAD + i];
-        if (s.count[2 * i + p] >= MIN_SAMPLES && s.count[2 * i + 1 - p] >= MIN_SAMPLES) {
-            double preferred = s.floor[2 * i + p];
-            double other = s.floor[2 * i + 1 - p];
-            if (other * 100 < preferred * (100 - MARGIN_PERCENT)) {
+        int preferredCount = s.count[2 * i + p];
+        int otherCount = s.count[2 * i + 1 - p];
+        if (preferredCount >= MIN_SAMPLES && otherCount >= MIN_SAMPLES) {
+            // As many samples on each side, so that neither path looks faster for having been timed more often.
+            int m = Math.min(WINDOW, Math.min(preferredCount, otherCount));
+            double preferred = estimate(s, 2 * i + p, preferredCount, m);
+            double other = estimate(s, 2 * i + 1 - p, otherCount, m);
+            boolean otherFaster = other * 100 < preferred * (100 - MARGIN_PERCENT);
+            if (path != p && otherFaster && x * 100 < preferred * (100 - MARGIN_PERCENT)) {
                 p = 1 - p;
                 prefer[PAD + i] = (byte) p;
                 s.backoff[i] = 0;
                 s.flips[i]++;
             } else if (path != p) {
-                boolean clearlySlower = other * 100 > preferred * (100 + MARGIN_PERCENT);
-                s.backoff[i] = (byte) (clearlySlower ? Math.min(MAX_BACKOFF, s.backoff[i] + 1) : 0);
+                // Backs off only when this sample says so too: one that found the other path faster brings the
+                // next exploring call near, so that a second such sample can move the estimate.
+                boolean clearlySlower = Math.min(x, other) * 100 > preferred * (100 + MARGIN_PERCENT);
+                int most = backoffMost(preferred, other, s.gapShift[i]);
+                s.backoff[i] = (byte) (clearlySlower ? Math.min(most, s.backoff[i] + 1) : 0);
+            } else if (otherFaster) {
+                // The other path's samples may be old, from before a load that slowed both: it is looked at again
+                // soon, and the class moves only when a sample taken now confirms it.
+                s.backoff[i] = 0;
             }
         }
-        s.gapShift[i] = (byte) gapShift(s.count[2 * i + p] == 0 ? 0 : s.floor[2 * i + p] * length, s.backoff[i]);
+        int own = s.count[2 * i + p];
+        s.gapShift[i] = (byte) gapShift(own == 0 ? 0 : estimate(s, 2 * i + p, own, Math.min(WINDOW, own)) * length,
+                s.backoff[i]);
+    }
+
+    /**
+     * The cost of a path in nanoseconds per byte: the second lowest of the last {@code m} (1 to {@link #WINDOW}) of
+     * the samples in {@code slot}, which has had {@code count}; the lowest when {@code m} is 1.
+     */
+    private static double estimate(Samples s, int slot, int count, int m) {
+        double[] w = s.window;
+        double lowest = Double.POSITIVE_INFINITY;
+        double second = Double.POSITIVE_INFINITY;
+        for (int k = 1; k <= m; k++) {
+            double x = w[slot * WINDOW + ((count - k) & (WINDOW - 1))];
+            if (x < lowest) {
+                second = lowest;
+                lowest = x;
+            } else if (x < second) {
+                second = x;
+            }
+        }
+        return m == 1 ? lowest : second;
+    }
+
+    /**
+     * How many times a class may halve its exploring when the preferred path costs {@code preferred} and the other
+     * {@code other} (nanoseconds per byte) and it is timed once in {@code 1 << gapShift} calls: {@link #MAX_BACKOFF},
+     * or more, up to {@link #MAX_BACKOFF_DEAR}, while a burst would cost more than {@link #EXPLORE_BUDGET} of the
+     * reads from one burst to the next. Explored 512-byte preads were timed at 20 µs or more in a bench's JVM
+     * where that path runs this rarely, against 200 to 400 ns a mapped read: at one burst in 16384 reads, a few
+     * percent of the class's time.
+     */
+    static int backoffMost(double preferred, double other, int gapShift) {
+        double reads = BURST * other / (EXPLORE_BUDGET * preferred);
+        int b = MAX_BACKOFF;
+        while (b < MAX_BACKOFF_DEAR && (double) ((long) EXPLORE_EVERY << (b + gapShift)) < reads) {
+            b++;
+        }
+        return b;
     }
 
     /**
      * The gap shift for a class whose preferred path takes {@code nanos} a read (0: not known yet) and that has
      * backed off exploring {@code backoff} times: the mean gap is the largest power of two at which timing stays
-     * within {@link #TIMING_BUDGET_NANOS} of the class's reads, at most {@link #LEARNING_SHIFT} plus the back-off.
+     * within {@link #TIMING_BUDGET_NANOS} of the class's reads, at most {@link #LEARNING_SHIFT} plus the back-off, and
+     * that no more than {@link #MAX_BACKOFF}.
      */
     static int gapShift(double nanos, int backoff) {
-        int most = LEARNING_SHIFT + backoff;
+        int most = LEARNING_SHIFT + Math.min(MAX_BACKOFF, backoff);
         if (!(nanos > 0)) {
             return LEARNING_SHIFT;
         }
         double gap = TIMING_BUDGET_NANOS / nanos;
         int shift = gap < 2 ? 0 : 63 - Long.numberOfLeadingZeros((long) Math.min(gap, 1L << 40));
         // Never denser than while learning: timing 1 MiB reads on every other call made the class change path 24
-        // times in one bench cell (the path not taken keeps an old floor while the taken one's follows the load) and
+        // times in one bench cell (the path not taken keeps old samples while the taken one's follows the load) and
         // did not bring its rate up (docs/benchmarks/2026-11-26-auto-s4.md).
         return Math.max(LEARNING_SHIFT, Math.min(most, shift));
     }
@@ -252,8 +399,9 @@ final class AutoChooser {
 
     /**
      * What the chooser has learned, for people: per kind and size class with timed reads, the path preferred now, each
-     * path's floor as nanoseconds for a read of the class's top size and its number of samples, how many times the
-     * preference changed and how often the class explores; or that nothing was timed yet.
+     * path's estimate (the second lowest of its last {@value #WINDOW} samples) as nanoseconds for a read of the
+     * class's top size and its number of samples, how many times the preference changed and how often the class
+     * explores (a burst of {@value #BURST} reads in so many); or that nothing was timed yet.
      */
     String describe() {
         if (!adaptive) {
@@ -275,10 +423,10 @@ final class AutoChooser {
                 long top = classTop(c);
                 b.append(kind == NATIVE ? "native " : "heap ").append(Engine.bytes(top)).append(": ")
                         .append(prefer[PAD + i] == MAP ? "map" : "pread")
-                        .append(" (map ").append(floorText(s, 2 * i + MAP, top)).append(" n=").append(maps)
-                        .append(", pread ").append(floorText(s, 2 * i + PREAD, top)).append(" n=").append(preads)
+                        .append(" (map ").append(estimateText(s, 2 * i + MAP, top)).append(" n=").append(maps)
+                        .append(", pread ").append(estimateText(s, 2 * i + PREAD, top)).append(" n=").append(preads)
                         .append(", ").append(s.flips[i]).append(s.flips[i] == 1 ? " change" : " changes")
-                        .append(", explores 1 read in ").append((EXPLORE_EVERY << s.backoff[i]) << s.gapShift[i])
+                        .append(", explores ").append(BURST).append(" reads in ").append((EXPLORE_EVERY << s.backoff[i]) << s.gapShift[i])
                         .append(", times 1 in ").append(1 << s.gapShift[i])
                         .append(')');
             }
@@ -286,8 +434,9 @@ final class AutoChooser {
         return b.isEmpty() ? "nothing timed yet" : b.toString();
     }
 
-    private static String floorText(Samples s, int slot, long top) {
-        return s.count[slot] == 0 ? "-" : String.format(Locale.ROOT, "%.0f ns", s.floor[slot] * top);
+    private static String estimateText(Samples s, int slot, long top) {
+        int n = s.count[slot];
+        return n == 0 ? "-" : String.format(Locale.ROOT, "%.0f ns", estimate(s, slot, n, Math.min(WINDOW, n)) * top);
     }
 
     /** The largest read that now goes through the mapping for {@code kind}: the top of the highest size class that prefers it, or 0. */

@@ -192,9 +192,9 @@ class AutoPathsTest {
     void onlyTimedReadsReadTheClock() throws IOException {
         Path p = Pattern.file(dir.resolve("f"), 64L * PAGE);
         int[] clockReads = {0};
-        // Adaptive, every read to the mapping, the next timed read always SAMPLE_EVERY reads away.
+        // Adaptive, every read to the mapping, the next timed read always SAMPLE_EVERY reads away, none exploring.
         AutoChooser c = new AutoChooser(new AutoThresholds(Long.MAX_VALUE, Long.MAX_VALUE, "test"), true,
-                () -> AutoChooser.SAMPLE_EVERY - 1, () -> {
+                () -> AutoChooser.GAP_SPAN + AutoChooser.SAMPLE_EVERY - 1, () -> {
                     clockReads[0]++;
                     return 0;
                 });
