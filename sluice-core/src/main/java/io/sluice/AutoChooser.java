@@ -26,7 +26,9 @@ import java.util.function.LongSupplier;
  * the other way, and only the last is timed. A read that goes the other way once in thousands runs on caches, branch
  * history and kernel state that the steady path does not share: timed alone, a 1 MiB {@code pread} took 87 µs where
  * a run of them took 58 µs (docs/benchmarks/2026-11-26-deciding-s5.md), and kept the class on the mapping; bursts
- * narrowed such gaps in a probe but did not close them in the bench (2026-11-26-auto-fair.md). The burst
+ * narrowed such gaps in a probe but did not close them in the bench (2026-11-26-auto-fair.md). Most of that gap
+ * was AutoFile's timed pread itself, which made two views of the buffer per call in code a young JVM had not
+ * compiled; it now makes the untimed preads' call (2026-11-26-deciding-s6.md). The burst
  * is kept in the thread's countdown stripe, whose countdown stays at 1 meanwhile, so its calls come to the out-of-line
  * timed path and the untimed one stays a read and a decrement. A call of another class during a burst goes its own
  * way untimed; after {@value #BURST_REACH} of those the burst is dropped, its sample lost.
@@ -360,9 +362,9 @@ final class AutoChooser {
      * How many times a class may halve its exploring when the preferred path costs {@code preferred} and the other
      * {@code other} (nanoseconds per byte) and it is timed once in {@code 1 << gapShift} calls: {@link #MAX_BACKOFF},
      * or more, up to {@link #MAX_BACKOFF_DEAR}, while a burst would cost more than {@link #EXPLORE_BUDGET} of the
-     * reads from one burst to the next. Explored 512-byte preads were timed at 20 µs or more in a bench's JVM
-     * where that path runs this rarely, against 200 to 400 ns a mapped read: at one burst in 16384 reads, a few
-     * percent of the class's time.
+     * reads from one burst to the next. A burst of 512-byte preads costs four times 1.6 to 1.8 µs, against 200 to
+     * 400 ns a mapped read (before AutoFile's timed pread took the untimed one's call, explored preads were timed at
+     * 20 µs or more, and a burst in 16384 reads cost a few percent of the class's time).
      */
     static int backoffMost(double preferred, double other, int gapShift) {
         double reads = BURST * other / (EXPLORE_BUDGET * preferred);
