@@ -24,11 +24,11 @@ import java.util.function.LongSupplier;
  *
  * <p>An exploring call starts a burst: it and the thread's next calls of the same class, {@value #BURST} in all, go
  * the other way, and only the last is timed. A read that goes the other way once in thousands runs on caches, branch
- * history and kernel state that the steady path does not share: timed alone, a 1 MiB {@code pread} took 87 µs where
- * a run of them took 58 µs (docs/benchmarks/2026-11-26-deciding-s5.md), and kept the class on the mapping; bursts
- * narrowed such gaps in a probe but did not close them in the bench (2026-11-26-auto-fair.md). Most of that gap
- * was AutoFile's timed pread itself, which made two views of the buffer per call in code a young JVM had not
- * compiled; it now makes the untimed preads' call (2026-11-26-deciding-s6.md). The burst
+ * history and kernel state that the steady path does not share: after 4096 mapped copies, the first of four 512-byte
+ * preads took 3.0 to 3.1 µs, the fourth 1.5 to 1.6, one in a run of them 1.0 (scripts/LonePreadTiming.java,
+ * docs/benchmarks/2026-11-26-deciding-s6-lone-pread.txt). (The 87 µs against 58 that a 1 MiB explored pread showed
+ * in docs/benchmarks/2026-11-26-deciding-s5.md were mostly AutoFile's timed pread itself, which made two views of the
+ * buffer per call in code a young JVM had not compiled; it now makes the untimed preads' call.) The burst
  * is kept in the thread's countdown stripe, whose countdown stays at 1 meanwhile, so its calls come to the out-of-line
  * timed path and the untimed one stays a read and a decrement. A call of another class during a burst goes its own
  * way untimed; after {@value #BURST_REACH} of those the burst is dropped, its sample lost.

@@ -294,7 +294,7 @@ final class AutoFile extends PositionalFile {
         if (how == (AutoChooser.PREAD | AutoChooser.TIMED)) {
             // Timed on the call the untimed preads make. Through readSegmentOtherwise, a segment view of the buffer
             // and a buffer view of that segment were made per call, by code that a young JVM, where this path runs
-            // once in thousands of reads, had not compiled: an explored 512-byte pread was timed at 16 to 39 µs where
+            // once in thousands of reads, had not compiled: an explored 512-byte pread was timed at 12 to 24 µs where
             // it takes about 2, and the chooser kept reads on the mapping where pread was faster
             // (docs/benchmarks/2026-11-26-deciding-s6.md).
             int length = dst.remaining();

@@ -375,8 +375,9 @@ final class MappedFile extends PositionalFile {
     int readBuffer(ByteBuffer dst, long position) throws IOException {
         // readBufferAsSegment's body, not a call to it: every call between a caller's loop and the JDK's copy counts
         // against C2's inlining depth (MaxInlineLevel, 15), and the JDK's own copy takes seven levels of it. Where
-        // the copy's checks end up past it, they stay a call and random 512-byte reads ran 15-35% slower
-        // (docs/benchmarks/2026-11-26-depth-s6.md); each level saved here is one more a caller may spend.
+        // the copy's checks end up past it, they stay a call, and random 512-byte reads through the FileChannel
+        // adapter ran at 0.59-0.79 of MMAP's own (docs/benchmarks/2026-11-26-depth-s6.md); each level saved here is
+        // one more a caller may spend.
         int n = readSegment(MemorySegment.ofBuffer(dst), position);
         if (n > 0) {
             dst.position(dst.position() + n);

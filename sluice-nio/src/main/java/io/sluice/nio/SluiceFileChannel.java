@@ -184,7 +184,8 @@ final class SluiceFileChannel extends FileChannel {
         // Straight to the unguarded read, not through readAt: every call between the caller's loop and the JDK's copy
         // counts against C2's inlining depth (MaxInlineLevel, 15), and a mapped read's copy is already a dozen calls
         // deep. Through readAt the JDK's copyMemoryChecks was one level too deep, stayed a call, and random 512-byte
-        // reads over MMAP ran at 0.65-0.85 of the engine's own (at 0.97-1.00 with -XX:MaxInlineLevel=20).
+        // reads over MMAP ran at 0.59-0.79 of the engine's own (at 0.90-1.10 with -XX:MaxInlineLevel=20;
+        // docs/benchmarks/2026-11-26-depth-s6.md).
         if (unguarded && !Thread.currentThread().isInterrupted()) {
             return readUnguarded(dst, position);
         }

@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * deep (MaxInlineLevel); the JDK's copy out of a mapping takes seven of them below {@code MemorySegment.copy}, and a
  * caller's loop usually some of its own above the channel. When the adapter and the engine took too many of the rest,
  * the JDK's {@code copyMemoryChecks} stayed a call ("inlining too deep") and random 512-byte reads over MMAP ran at
- * 0.65-0.85 of the engine's own API. This test compiles a caller two levels above the channel, as the bench's reader
- * is, in a JVM of its own with only that loop compiled, in the foreground, and reads C2's inlining decisions.
+ * 0.59-0.79 of the engine's own API (docs/benchmarks/2026-11-26-depth-s6.md). This test compiles a caller two
+ * levels above the channel, as the bench's reader is, in a JVM of its own with only that loop compiled, in the
+ * foreground, and reads C2's inlining decisions.
  */
 class ReadDepthTest {
     @TempDir
