@@ -290,13 +290,7 @@ final class ForkedContender implements Contender {
                 throw failure("had ended before it was to be replaced by a fresh JVM", next);
             }
             try {
-                requests.write("quit\n");
-                requests.flush();
-            } catch (IOException e) {
-                // Gone already, or going: its exit code below says how.
-            }
-            try {
-                if (!process.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
+                if (!quit()) {
                     // Slow to close its file, not wrong: its samples are in, and the new child must not share the
                     // cores with it.
                     kill();
@@ -320,16 +314,8 @@ final class ForkedContender implements Contender {
         /** Asks the child to quit, and kills it if it has not exited within a few seconds. */
         void close() {
             try {
-                if (process.isAlive()) {
-                    try {
-                        requests.write("quit\n");
-                        requests.flush();
-                    } catch (IOException e) {
-                        // the child is gone already, or going: waited for or killed below
-                    }
-                    if (!process.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
-                        kill();
-                    }
+                if (process.isAlive() && !quit()) {
+                    kill();
                 }
             } catch (InterruptedException e) {
                 kill();
@@ -337,6 +323,17 @@ final class ForkedContender implements Contender {
             } finally {
                 LIVE.remove(process);
             }
+        }
+
+        /** Tells the child to quit and waits a few seconds for it: whether it exited. */
+        private boolean quit() throws InterruptedException {
+            try {
+                requests.write("quit\n");
+                requests.flush();
+            } catch (IOException e) {
+                // Gone already, or going: its exit code says how.
+            }
+            return process.waitFor(EXIT_SECONDS, TimeUnit.SECONDS);
         }
 
         String request(String line, Workload w, long timeoutNanos) throws IOException {
