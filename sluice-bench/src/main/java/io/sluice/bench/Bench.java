@@ -30,11 +30,9 @@ public final class Bench {
     }
 
     /**
-     * Seconds to start one child JVM and have it open the test file, for the estimate printed at the start: on the
-     * project's 2-core machine, with other builds running (load average 13), a {@link ForkedContender}'s child took
-     * 0.07 to 0.34 s from start to {@code ready}, and a {@link ForkedContender#restart} (the old child quit and reaped,
-     * then a new one ready) 0.15 to 0.45 s, 12 of each (4 for each of MMAP, CHANNEL and AUTO); a second covers a slower
-     * machine.
+     * Seconds to start one child JVM and have it open the test file, for the estimate printed at the start: a
+     * {@link ForkedContender#restart} with its warm-up took about 0.14 s on the project's idle 2-core machine
+     * (docs/bench.md gives the command); a second covers a loaded or slower machine.
      */
     static final double CHILD_START_SECONDS = 1.0;
 
