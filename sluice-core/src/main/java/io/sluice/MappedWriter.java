@@ -75,8 +75,9 @@ import java.util.Objects;
  * <ul>
  *   <li>When the file system cannot supply the pages of the window (the disk is full, a quota is exhausted) or
  *       another process cut the file, the write fails with an {@link IOException} naming the file, position and
- *       length. With native access ({@code --enable-native-access}) on Linux 5.14 or later the pages are asked for
- *       ahead of the copies, 2 MiB at a time, and a full disk is a plain error from that request. Otherwise the
+ *       length. With native access ({@code --enable-native-access}) on Linux 5.14 or later the pages past the file's
+ *       end are asked for ahead of the copies, 2 MiB at a time, and a full disk is a plain error from that request.
+ *       Otherwise, and over bytes the file already held (a sparse file's holes, a copy-on-write file system), the
  *       kernel raises SIGBUS in the copy, which the JVM turns into an {@link InternalError} and the writer into the
  *       {@code IOException}, in interpreted and compiled code alike (see {@link Faults#deliver}).</li>
  *   <li>A write that fails, for any reason, is not counted: {@link #position()} stays where it was before the call,
@@ -133,6 +134,8 @@ public final class MappedWriter implements Closeable {
     private boolean closed;
     /** Whether to ask the kernel for pages ahead of the copies: native access is enabled, and the kernel knows how. */
     private boolean populate = Native.isEnabled();
+    /** Bytes from the window's start that the file already held when the window was mapped (see prepareMore). */
+    private long existing;
 
     private MappedWriter(Path path, ReopeningChannel channel, long windowSize, long position) {
         this.path = path;
@@ -407,6 +410,7 @@ public final class MappedWriter implements Closeable {
         try {
             MemorySegment w;
             FileChannel c = channel(start, "mmap", windowSize, resumeAt);
+            long had = c.size();
             try {
                 w = c.map(FileChannel.MapMode.READ_WRITE, start, windowSize, a);
             } catch (ClosedChannelException e) {
@@ -416,6 +420,7 @@ public final class MappedWriter implements Closeable {
             window = w;
             arena = a;
             windowStart = start;
+            existing = Math.max(0, Math.min(windowSize, had - start));
             offset = pos - start;
             limit = offset;
             // No MADV_HUGEPAGE. 2 MiB folios for a new file's pages save a write fault per 4 KiB page, but where the
@@ -437,17 +442,25 @@ public final class MappedWriter implements Closeable {
     }
 
     /**
-     * Makes the next {@value #STEP_TEXT} of the window writable at once ({@link Mapped#populateForWriting}), so that
-     * a full disk is a plain error here rather than SIGBUS in a copy. Without native access, or on a kernel that
-     * does not know the call, the pages are faulted in as the copies touch them.
+     * Makes the next {@value #STEP_TEXT} of the window writable at once ({@link Mapped#populateForWriting}) where it
+     * lies past the file's end, so that a full disk is a plain error here rather than SIGBUS in a copy. Without native
+     * access, on a kernel that does not know the call, and over bytes the file already held, the pages are faulted
+     * in as the copies touch them.
      */
     private void prepareMore(long writeStart, long writeLength) throws IOException {
         long from = limit;
         long to = Math.min(window.byteSize(), (from / STEP + 1) * STEP);
-        if (populate) {
-            int errno = Mapped.populateForWriting(window, from, to);
+        // Only the part past the file's end: over bytes the file already held, the copies fault the pages in, as the
+        // seed's writers do. How the file's pages came into the page cache decides what a request costs there: 1 KiB
+        // overwrites of a cached file written by write() took 1.38-1.39 times as long as MappedByteBuffer.put's with
+        // it and 1.02-1.04 without; of one whose pages were made through mappings, 0.95-0.99 with it and 1.05
+        // without (scripts/MappedWriterCopies.java, docs/benchmarks/2026-11-26-deciding-s7.md). Past the end, new
+        // pages are made either way, and asking for them at once makes a full disk a plain error.
+        long ask = Math.max(from, existing);
+        if (populate && ask < to) {
+            int errno = Mapped.populateForWriting(window, ask, to);
             if (errno == Errno.EFAULT) {
-                throw Mapped.noPages(path, writeStart, writeLength, windowStart + from, to - from, errno);
+                throw Mapped.noPages(path, writeStart, writeLength, windowStart + ask, to - ask, errno);
             }
             if (errno == Errno.EINVAL || errno < 0) {
                 // A kernel before 5.14, or no native access: the copies fault the pages in, from now on.

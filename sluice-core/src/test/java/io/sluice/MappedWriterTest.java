@@ -98,6 +98,32 @@ class MappedWriterTest {
         assertPatternAt(p, 0, (int) total);
     }
 
+    /**
+     * Pages are asked for ahead of the copies only past the file's end: over bytes the file held, the copies fault
+     * them in as the seed's writers do, since a request there made 1 KiB overwrites of a cached file written by
+     * write() take 1.38 times as long (docs/benchmarks/2026-11-26-deciding-s7.md). Seen through the writer's record of how much of each window
+     * was file data when it was mapped, over a file that ends inside the second window.
+     */
+    @Test
+    void onlyThePartOfAWindowPastTheFilesEndIsAskedForAhead() throws Exception {
+        long window = 2 << 20;
+        Path p = Pattern.file(dir.resolve("f"), (int) (window + window / 2));
+        java.lang.reflect.Field existing = MappedWriter.class.getDeclaredField("existing");
+        existing.setAccessible(true);
+        try (MappedWriter w = MappedWriter.open(p, 0, window, WRITE)) {
+            byte[] chunk = new byte[64 << 10];
+            long[] seen = new long[3];
+            for (int i = 0; i < seen.length; i++) {
+                for (long n = 0; n < window; n += chunk.length) {
+                    w.write(chunk);
+                }
+                seen[i] = existing.getLong(w);
+            }
+            assertArrayEquals(new long[] {window, window / 2, 0}, seen);
+        }
+        assertEquals(3 * window, Files.size(p));
+    }
+
     @Test
     void noOptionsCreatesOrTruncatesAsFilesNewOutputStreamDoes() throws IOException {
         Path p = dir.resolve("f");
