@@ -49,6 +49,32 @@ class SluiceBenchScriptTest < Minitest::Test
     assert_empty Dir.children(@dir), "the benchmark's files are removed"
   end
 
+  # One writer's JVM of `sluice bench jruby`: ready once warmed up, then a step per line of input, each answered by
+  # "done" after its sample lines.
+  def test_a_served_writer_answers_each_step_after_its_samples
+    load "uri:classloader:/io/sluice/bench/jruby/bench.rb"
+    stdin = $stdin
+    $stdin = StringIO.new("prepare 1024\nrun cached 1024 0\nrun cached 1024 1\ndelete\nrun new 4096 1\n")
+    out, = capture_io { SluiceBench.serve(@dir, 65_536, "Sluice::MappedWriter") }
+    lines = out.lines.map { |l| l.chomp.split("\t") }
+    assert_equal %w[done done sample done sample done done sample done], lines.map(&:first)
+    samples = lines.select { |l| l[0] == "sample" }
+    assert_equal [%w[cached 1024 Sluice::MappedWriter 0], %w[cached 1024 Sluice::MappedWriter 1],
+                  %w[new 4096 Sluice::MappedWriter 1]], samples.map { |l| [l[2], l[3], l[4], l[5]] }
+    assert_equal 65_536, File.size(File.join(@dir, SluiceBench::WRITE_TARGET))
+
+    $stdin = StringIO.new("run cached 1024 x\n")
+    assert_raises(ArgumentError) { capture_io { SluiceBench.serve(@dir, 65_536, "Sluice::MappedWriter") } }
+    $stdin = StringIO.new("flush\n")
+    assert_raises(ArgumentError) { capture_io { SluiceBench.serve(@dir, 65_536, "Sluice::MappedWriter") } }
+    error = assert_raises(ArgumentError) do
+      capture_io { SluiceBench.main(["--writers", "ruby-File,Sluice::MappedWriter", "--serve", "true", "--dir", @dir]) }
+    end
+    assert_match(/one writer/, error.message)
+  ensure
+    $stdin = stdin
+  end
+
   # Every timed write starts from a file whose pages the previous run left flushed, not dirty: the flush comes
   # before each writer is opened, outside the timing, for every row alike.
   def test_every_timed_write_follows_a_flush_of_the_previous_runs_file

@@ -31,8 +31,8 @@ import picocli.CommandLine.Spec;
                     + "new file and over a cached one; then read a "
                     + "cached file sequentially and at random with Ruby's File#read and IO#pread and with "
                     + "Sluice::File#pread. A rehearsal round, then the measured rounds.",
-            "JRuby runs from the jruby-complete jar in a JVM of its own, with native access, after untimed warm-up runs "
-                    + "of every row. The table goes to standard output, progress to standard error. Several minutes "
+            "JRuby runs from the jruby-complete jar with native access: each writer in a JVM of its own, as the seed's "
+                    + "harness runs each row, and the reads in one more, after untimed warm-up runs of every row. The table goes to standard output, progress to standard error. Several minutes "
                     + "with the defaults (about 300 GB pass through the page cache)."})
 final class BenchJRubyCommand implements Callable<Integer> {
     @Spec

@@ -6,7 +6,9 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,9 +27,10 @@ import java.util.stream.Stream;
  * compared and through {@code Sluice::MappedWriter}, then Ruby's {@code File} reads against
  * {@code Sluice::File#pread}.
  *
- * <p>The measuring is Ruby ({@code bench.rb} in this package, run by JRuby from the complete jar in a JVM of its own,
- * so no JRuby installation is needed and JRuby runs with its own defaults); this class starts it, reads the samples
- * it prints (one line per run) and makes the table and the JSON rows. It uses no JRuby class, so the command line can
+ * <p>The measuring is Ruby ({@code bench.rb} in this package, run by JRuby from the complete jar in JVMs of its own,
+ * so no JRuby installation is needed and JRuby runs with its own defaults: one per writer, one for the reads); this
+ * class starts them, asks the writers' for their runs round by round, reads the samples they print (one line per
+ * run) and makes the table and the JSON rows. It uses no JRuby class, so the command line can
  * call it without JRuby on its class path.
  */
 public final class JRubyBench {
@@ -209,13 +212,156 @@ public final class JRubyBench {
     public record Result(List<Row> rows, String runtime) {
     }
 
-    /** Runs the benchmark: the JRuby child's progress goes to {@code err}; returns its rows. */
+    /**
+     * Runs the benchmark: the writes in one JRuby JVM per writer, the reads in one more; the children's progress
+     * goes to {@code err}. Returns the rows.
+     */
     public static Result run(Options o, PrintWriter err) throws IOException, InterruptedException {
         List<String> lines = new ArrayList<>();
-        for (List<String> command : commands(o)) {
-            lines.addAll(runChild(command, err));
+        List<String> writers = writersToRun(o);
+        if (!writers.isEmpty()) {
+            lines.addAll(runWriters(o, writers, err));
+        }
+        if (readsToRun(o)) {
+            lines.addAll(runChild(command(o, false), err));
         }
         return parse(lines);
+    }
+
+    /** The write rows to measure: the ones named, or all when none is; none when the writes are not run. */
+    static List<String> writersToRun(Options o) {
+        if (!o.writes()) {
+            return List.of();
+        }
+        return o.contenders().isEmpty() ? WRITERS : o.writers();
+    }
+
+    private static boolean readsToRun(Options o) {
+        return o.reads() && (o.contenders().isEmpty() || !o.readers().isEmpty());
+    }
+
+    /**
+     * The write cells, each writer in a JRuby JVM of its own, as the seed's harness runs each row. With every row in
+     * one JVM, a row's figure was how that JVM had compiled the timed loop all rows share, not the writer's cost: at
+     * 1 KiB MappedWriter measured 0.84-0.92 of the post's fastest writer there, against 1.01-1.23 in the post's own
+     * harness and 1.11 with the two taking turns in one JVM through scripts/seed-mmap-pair.rb's loop
+     * (docs/benchmarks/2026-11-26-deciding-s7.md). The JVMs are started one at a time (each warms up its row alone)
+     * and kept for the run; every round asks each for one run, in rotating order, so that all rows see the same
+     * machine.
+     */
+    private static List<String> runWriters(Options o, List<String> writers, PrintWriter err)
+            throws IOException, InterruptedException {
+        List<String> lines = new ArrayList<>();
+        List<WriterJvm> jvms = new ArrayList<>();
+        try {
+            for (String w : writers) {
+                WriterJvm jvm = new WriterJvm(w, serveCommand(o, w), err);
+                jvms.add(jvm);
+                lines.addAll(jvm.started());
+            }
+            WriterJvm any = jvms.get(0);
+            for (String kind : List.of("new", "cached")) {
+                for (int chunk : o.chunkSizes()) {
+                    if (kind.equals("cached")) {
+                        lines.addAll(any.step("prepare " + chunk));
+                    }
+                    for (int round = 0; round <= o.rounds(); round++) {
+                        for (int i = 0; i < jvms.size(); i++) {
+                            WriterJvm jvm = jvms.get((round + i) % jvms.size());
+                            lines.addAll(jvm.step("run " + kind + " " + chunk + " " + round));
+                        }
+                    }
+                    lines.addAll(any.step("delete"));
+                }
+            }
+            for (WriterJvm jvm : jvms) {
+                jvm.finish();
+            }
+        } finally {
+            for (WriterJvm jvm : jvms) {
+                jvm.destroy();
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * One writer's JRuby JVM ({@code bench.rb --serve}): sent a step per line, it answers with its sample lines and
+     * "done". Its standard error goes to {@code err} as it comes.
+     */
+    private static final class WriterJvm {
+        private final String writer;
+        private final Process process;
+        private final Writer in;
+        private final BufferedReader out;
+        private final Thread progress;
+
+        WriterJvm(String writer, List<String> command, PrintWriter err) throws IOException {
+            this.writer = writer;
+            err.println("sluice bench jruby: " + String.join(" ", command));
+            err.flush();
+            this.process = new ProcessBuilder(command).start();
+            this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this.progress = forward(process, err);
+        }
+
+        /** Its lines up to its first "done": the info line, after the warm-up. */
+        List<String> started() throws IOException, InterruptedException {
+            return answer("start");
+        }
+
+        List<String> step(String step) throws IOException, InterruptedException {
+            in.write(step + "\n");
+            in.flush();
+            return answer(step);
+        }
+
+        private List<String> answer(String step) throws IOException, InterruptedException {
+            List<String> lines = new ArrayList<>();
+            for (String line; (line = out.readLine()) != null; ) {
+                if (line.equals("done")) {
+                    return lines;
+                }
+                lines.add(line);
+            }
+            throw new IOException("the JRuby benchmark process of " + writer + " ended at step '" + step
+                    + "' with exit code " + process.waitFor() + " (its messages are above)");
+        }
+
+        /** Ends its input and waits for it to exit. */
+        void finish() throws IOException, InterruptedException {
+            in.close();
+            int exit = process.waitFor();
+            progress.join();
+            if (exit != 0) {
+                throw new IOException("the JRuby benchmark process of " + writer + " failed with exit code " + exit
+                        + " (its messages are above)");
+            }
+        }
+
+        void destroy() {
+            if (process.isAlive()) {
+                process.destroy();
+            }
+        }
+    }
+
+    /** Copies the child's standard error to {@code err} line by line, on a thread of its own. */
+    private static Thread forward(Process p, PrintWriter err) {
+        return Thread.ofPlatform().daemon().name("sluice-bench-jruby-progress").start(() -> {
+            try (BufferedReader r = new BufferedReader(
+                    new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    synchronized (err) {
+                        err.println(line);
+                        err.flush();
+                    }
+                }
+            } catch (IOException e) {
+                err.println("(progress lost: " + e + ")");
+            }
+        });
     }
 
     /** Runs one child to its end: its progress to {@code err}, its standard output returned line by line. */
@@ -224,17 +370,7 @@ public final class JRubyBench {
         err.flush();
         Process p = new ProcessBuilder(command).start();
         // The child's progress lines go to err as they come, so that they interleave with nothing else.
-        Thread progress = Thread.ofPlatform().daemon().name("sluice-bench-jruby-progress").start(() -> {
-            try (BufferedReader r = new BufferedReader(
-                    new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    err.println(line);
-                    err.flush();
-                }
-            } catch (IOException e) {
-                err.println("(progress lost: " + e + ")");
-            }
-        });
+        Thread progress = forward(p, err);
         List<String> lines = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {
@@ -254,20 +390,29 @@ public final class JRubyBench {
     }
 
     /**
-     * The children to run, one after the other: the writes in one JVM and the reads in another, since each needs its
-     * own JRuby compile mode (see {@link #command}). A side with nothing to run has no child.
+     * The children a run starts: one per writer ({@link #serveCommand}), then one for the reads, since each side
+     * needs its own JRuby compile mode (see {@link #command}). A side with nothing to run has no child.
      */
     static List<List<String>> commands(Options o) throws IOException {
-        boolean writes = o.writes() && (o.contenders().isEmpty() || !o.writers().isEmpty());
-        boolean reads = o.reads() && (o.contenders().isEmpty() || !o.readers().isEmpty());
         List<List<String>> out = new ArrayList<>();
-        if (writes) {
-            out.add(command(o, true));
+        for (String w : writersToRun(o)) {
+            out.add(serveCommand(o, w));
         }
-        if (reads) {
+        if (readsToRun(o)) {
             out.add(command(o, false));
         }
         return out;
+    }
+
+    /** The command of one writer's JVM: the writes' command for that writer alone, serving steps. */
+    static List<String> serveCommand(Options o, String writer) throws IOException {
+        List<String> c = new ArrayList<>(command(o, true));
+        int at = c.indexOf("--writers");
+        if (at >= 0) {
+            c.subList(at, at + 2).clear();
+        }
+        c.addAll(List.of("--writers", writer, "--serve", "true"));
+        return c;
     }
 
     /**
@@ -452,7 +597,8 @@ public final class JRubyBench {
         out.println("the wall-clock; all medians over the rounds. spread is (max - min) / median of MB/s. x File is MB/s");
         out.println("against Ruby's File in the same cell (File#read for reads); seed x File is the same ratio in seed 000's");
         out.println("2 GB runs (JRuby 1.7, Java 7, OS X). Each round runs every row once, in rotating order. Writes: as in");
-        out.println("the seed's harness, each writer is made (the seed's map the whole file) before the timing and closed");
+        out.println("the seed's harness, each writer runs in a JVM of its own (user and system are that JVM's), and is made");
+        out.println("(the seed's map the whole file) before the timing and closed");
         out.println("after it; before each, untimed, the previous run's file is flushed to the disk (fdatasync), so that");
         out.println("no row pays for another's writeback. Sluice::MappedWriter is told the size, as the seed's writers are,");
         out.println("and maps one window of the whole file; the 64 MiB windows row is not told it.");

@@ -8,7 +8,8 @@
 # Output, one line per run on standard output, tab-separated:
 #   sample <workload> <file> <chunk> <contender> <round> <bytes> <ops> <real> <user> <system>
 # round 0 is the rehearsal; times in seconds, user and system for the whole process, as Ruby's Benchmark reports
-# them. Progress goes to standard error.
+# them. Progress goes to standard error. With --serve true and one writer, the write runs are asked for over standard
+# input instead (see serve): `sluice bench jruby` runs each writer so, in a JVM of its own.
 
 require "java"
 require "jruby"
@@ -241,32 +242,72 @@ module SluiceBench
     end
   end
 
+  WRITE_TARGET = "sluice-bench-jruby-write.bin"
+
+  # Makes +target+ the file of a chunk size's cached cells: written in full, then read into the page cache.
+  def prepare_cached(target, string, count)
+    write_run("Sluice::MappedWriter", target, true, string, count)
+    Sluice::File.open(target) { |f| f.each_chunk { |_| nil } } # in the page cache
+  end
+
+  # One run of writer +name+ (round 0 is the rehearsal): the previous run's file flushed, then written as the seed's
+  # harness writes it, the writes timed.
+  def write_once(name, target, kind, chunk, round, string, count)
+    bytes = count * chunk
+    settle(target)
+    File.delete(target) if kind == "new" && File.exist?(target)
+    write_run(name, target, kind == "new", string, count) do |loop|
+      # As Benchmark.bmbm before each measured report in the seed's harness.
+      GC.start
+      timed("seqwrite", kind, chunk, name, round, bytes, count) { loop.call }
+    end
+    written = File.size(target)
+    raise "#{name} left #{written} bytes, not #{bytes}: not a fair run" unless written == bytes
+  end
+
   def writes(dir, size, chunks, rounds, names)
-    target = File.join(dir, "sluice-bench-jruby-write.bin")
+    target = File.join(dir, WRITE_TARGET)
     %w[new cached].each do |kind|
       chunks.each do |chunk|
         string = data(chunk)
         count = size / chunk
-        bytes = count * chunk
-        if kind == "cached"
-          write_run("Sluice::MappedWriter", target, true, string, count)
-          Sluice::File.open(target) { |f| f.each_chunk { |_| nil } } # in the page cache
-        end
+        prepare_cached(target, string, count) if kind == "cached"
         (0..rounds).each do |round|
-          rotated(names, round).each do |name|
-            settle(target)
-            File.delete(target) if kind == "new" && File.exist?(target)
-            write_run(name, target, kind == "new", string, count) do |loop|
-              # As Benchmark.bmbm before each measured report in the seed's harness.
-              GC.start
-              timed("seqwrite", kind, chunk, name, round, bytes, count) { loop.call }
-            end
-            written = File.size(target)
-            raise "#{name} left #{written} bytes, not #{bytes}: not a fair run" unless written == bytes
-          end
+          rotated(names, round).each { |name| write_once(name, target, kind, chunk, round, string, count) }
         end
         File.delete(target) if File.exist?(target)
       end
+    end
+  end
+
+  # The writes of one row in a JVM of its own, as the seed's harness gives each row (`sluice bench jruby` starts one
+  # such JVM per row and takes the rounds from them in rotating order, so that no row's figures depend on what the
+  # JIT learned from another's). One step per line of standard input, each answered by "done" on standard output
+  # after its sample lines: "run KIND CHUNK ROUND" (write_once), "prepare CHUNK" (prepare_cached), "delete" (the
+  # file). The JVM ends at the end of its input.
+  def serve(dir, size, name)
+    target = File.join(dir, WRITE_TARGET)
+    strings = Hash.new { |h, chunk| h[chunk] = data(chunk) }
+    $stdout.puts "done"
+    $stdout.flush
+    $stdin.each_line do |line|
+      step, *args = line.split
+      case step
+      when "run"
+        kind, chunk, round = args[0], Integer(args[1]), Integer(args[2])
+        raise ArgumentError, "unknown file kind #{kind.inspect}" unless %w[new cached].include?(kind)
+
+        write_once(name, target, kind, chunk, round, strings[chunk], size / chunk)
+      when "prepare"
+        chunk = Integer(args[0])
+        prepare_cached(target, strings[chunk], size / chunk)
+      when "delete"
+        File.delete(target) if File.exist?(target)
+      else
+        raise ArgumentError, "unknown step #{line.chomp.inspect}"
+      end
+      $stdout.puts "done"
+      $stdout.flush
     end
   end
 
@@ -323,14 +364,20 @@ module SluiceBench
       when "--reads" then options[:reads] = value == "true"
       when "--writers" then options[:writers] = names(value, WRITERS)
       when "--readers" then options[:readers] = names(value, READERS)
+      when "--serve" then options[:serve] = value == "true"
       else raise ArgumentError, "unknown option #{flag}"
       end
+    end
+    if options[:serve] && (options[:writers].size != 1 || options[:reads])
+      raise ArgumentError, "--serve runs one writer's writes: --writers NAME --reads false"
     end
     $stdout.puts ["info", "jruby", "#{JRUBY_VERSION} (Ruby #{RUBY_VERSION}) on Java #{ENV_JAVA['java.version']}, " \
                   "compile mode #{JRuby.runtime.instance_config.compile_mode}#{side(options)}, " \
                   "native access #{Sluice.native_access? ? 'on' : 'off'}"].join("\t")
     warm_up(options[:dir], options[:size], options[:chunks], options[:writes] ? options[:writers] : [],
             options[:reads] ? options[:readers] : [])
+    return serve(options[:dir], options[:size], options[:writers].first) if options[:serve]
+
     writes(options[:dir], options[:size], options[:chunks], options[:rounds], options[:writers]) if options[:writes]
     reads(options[:dir], options[:size], options[:chunks], options[:rounds], options[:readers]) if options[:reads]
   end

@@ -99,7 +99,8 @@ class JRubyBenchTest {
         JRubyBench.Options o = new JRubyBench.Options(1 << 20, tmp, List.of(1024, 4096), 3, true, false,
                 List.of("Sluice::MappedWriter", "ruby-File"), jar);
         List<List<String>> children = JRubyBench.commands(o);
-        assertEquals(1, children.size(), children::toString);
+        // One JVM per writer, as the seed's harness gives each row.
+        assertEquals(2, children.size(), children::toString);
         List<String> c = children.get(0);
         assertTrue(c.contains("--enable-native-access=ALL-UNNAMED"), c::toString);
         // Writes as the seed's harness runs them: JRuby's own compile mode (FORCE halved every writer's speed).
@@ -117,9 +118,14 @@ class JRubyBenchTest {
             assertTrue(List.of(classPath.split(java.io.File.pathSeparator)).contains(jarOf), needed + " in " + classPath);
         }
         assertEquals("1024,4096", c.get(c.indexOf("--chunk-sizes") + 1));
-        assertEquals("Sluice::MappedWriter,ruby-File", c.get(c.indexOf("--writers") + 1));
         assertEquals("false", c.get(c.indexOf("--reads") + 1));
         assertTrue(!c.contains("--readers"), c::toString);
+        for (int i = 0; i < 2; i++) {
+            List<String> child = children.get(i);
+            assertEquals(List.of("Sluice::MappedWriter", "ruby-File").get(i), child.get(child.indexOf("--writers") + 1));
+            assertEquals(child.indexOf("--writers"), child.lastIndexOf("--writers"), child::toString);
+            assertEquals("true", child.get(child.indexOf("--serve") + 1), child::toString);
+        }
     }
 
     @Test
@@ -128,9 +134,12 @@ class JRubyBenchTest {
         Path jar = Files.createFile(tmp.resolve("jruby-complete-10.0.6.0.jar"));
         JRubyBench.Options o = new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of(), jar);
         List<List<String>> children = JRubyBench.commands(o);
-        assertEquals(2, children.size(), children::toString);
+        // Every writer in a JVM of its own, then the reads.
+        assertEquals(JRubyBench.writersToRun(o).size() + 1, children.size(), children::toString);
+        assertEquals(9, JRubyBench.writersToRun(o).size());
         List<String> writes = children.get(0);
-        List<String> reads = children.get(1);
+        List<String> reads = children.get(children.size() - 1);
+        assertTrue(reads.stream().noneMatch("--serve"::equals), reads::toString);
         assertEquals("true", writes.get(writes.indexOf("--writes") + 1));
         assertEquals("false", writes.get(writes.indexOf("--reads") + 1));
         assertTrue(writes.stream().noneMatch(a -> a.startsWith("-Djruby.compile.mode")), writes::toString);
