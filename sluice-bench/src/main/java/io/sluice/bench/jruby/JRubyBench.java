@@ -597,11 +597,11 @@ public final class JRubyBench {
         out.println("the wall-clock; all medians over the rounds. spread is (max - min) / median of MB/s. x File is MB/s");
         out.println("against Ruby's File in the same cell (File#read for reads); seed x File is the same ratio in seed 000's");
         out.println("2 GB runs (JRuby 1.7, Java 7, OS X). Each round runs every row once, in rotating order. Writes: as in");
-        out.println("the seed's harness, each writer runs in a JVM of its own (user and system are that JVM's), and is made");
-        out.println("(the seed's map the whole file) before the timing and closed");
-        out.println("after it; before each, untimed, the previous run's file is flushed to the disk (fdatasync), so that");
-        out.println("no row pays for another's writeback. Sluice::MappedWriter is told the size, as the seed's writers are,");
-        out.println("and maps one window of the whole file; the 64 MiB windows row is not told it.");
+        out.println("the seed's harness, each writer runs in a JVM of its own (user and system are that JVM's) and is made");
+        out.println("(the seed's map the whole file) before the timing and closed after it; before each, untimed, the");
+        out.println("previous run's file is flushed to the disk (fdatasync), so that no row pays for another's writeback.");
+        out.println("Sluice::MappedWriter is told the size, as the seed's writers are, and maps one window of the whole");
+        out.println("file; the 64 MiB windows row is not told it.");
         out.flush();
     }
 
