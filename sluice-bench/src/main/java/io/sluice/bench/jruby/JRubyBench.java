@@ -242,9 +242,9 @@ public final class JRubyBench {
 
     /**
      * The write cells, each writer in a JRuby JVM of its own, as the seed's harness runs each row. With every row in
-     * one JVM, a row's figure was how that JVM had compiled the timed loop all rows share, not the writer's cost: at
-     * 1 KiB MappedWriter measured 0.84-0.92 of the post's fastest writer there, against 1.01-1.23 in the post's own
-     * harness and 1.11 with the two taking turns in one JVM through scripts/seed-mmap-pair.rb's loop
+     * one JVM, a row's figure was not the writer's cost (most likely it was how that JVM compiled the timed loop all
+     * rows share): at 1 KiB MappedWriter measured 0.84-0.92 of the post's fastest writer there, against 1.01-1.23 in
+     * the post's own harness and 1.10-1.12 with the two taking turns in one JVM through scripts/seed-mmap-pair.rb
      * (docs/benchmarks/2026-11-26-deciding-s7.md). The JVMs are started one at a time (each warms up its row alone)
      * and kept for the run; every round asks each for one run, in rotating order, so that all rows see the same
      * machine.
