@@ -1,6 +1,7 @@
 package io.sluice.bench.jruby;
 
 import io.sluice.PositionalFile;
+import io.sluice.bench.ChildStderr;
 import io.sluice.bench.TextTable;
 import java.io.BufferedReader;
 import java.io.File;
@@ -223,7 +224,7 @@ public final class JRubyBench {
             lines.addAll(runWriters(o, writers, err));
         }
         if (readsToRun(o)) {
-            lines.addAll(runChild(command(o, false), err));
+            lines.addAll(runReads(command(o, false), err));
         }
         return parse(lines);
     }
@@ -252,14 +253,14 @@ public final class JRubyBench {
     private static List<String> runWriters(Options o, List<String> writers, PrintWriter err)
             throws IOException, InterruptedException {
         List<String> lines = new ArrayList<>();
-        List<WriterJvm> jvms = new ArrayList<>();
+        List<JRubyJvm> jvms = new ArrayList<>();
         try {
             for (String w : writers) {
-                WriterJvm jvm = new WriterJvm(w, serveCommand(o, w), err);
+                JRubyJvm jvm = new JRubyJvm(w, serveCommand(o, w), err);
                 jvms.add(jvm);
                 lines.addAll(jvm.started());
             }
-            WriterJvm any = jvms.get(0);
+            JRubyJvm any = jvms.get(0);
             for (String kind : List.of("new", "cached")) {
                 for (int chunk : o.chunkSizes()) {
                     if (kind.equals("cached")) {
@@ -267,18 +268,18 @@ public final class JRubyBench {
                     }
                     for (int round = 0; round <= o.rounds(); round++) {
                         for (int i = 0; i < jvms.size(); i++) {
-                            WriterJvm jvm = jvms.get((round + i) % jvms.size());
+                            JRubyJvm jvm = jvms.get((round + i) % jvms.size());
                             lines.addAll(jvm.step("run " + kind + " " + chunk + " " + round));
                         }
                     }
                     lines.addAll(any.step("delete"));
                 }
             }
-            for (WriterJvm jvm : jvms) {
+            for (JRubyJvm jvm : jvms) {
                 jvm.finish();
             }
         } finally {
-            for (WriterJvm jvm : jvms) {
+            for (JRubyJvm jvm : jvms) {
                 jvm.destroy();
             }
         }
@@ -286,24 +287,25 @@ public final class JRubyBench {
     }
 
     /**
-     * One writer's JRuby JVM ({@code bench.rb --serve}): sent a step per line, it answers with its sample lines and
-     * "done". Its standard error goes to {@code err} as it comes.
+     * One JRuby child: a writer's ({@code bench.rb --serve}), sent a step per line and answering with its sample lines
+     * and "done", or the reads', read to its end. Its standard error goes to {@code err} as it comes.
      */
-    private static final class WriterJvm {
-        private final String writer;
+    private static final class JRubyJvm {
+        private final String what;
         private final Process process;
         private final Writer in;
         private final BufferedReader out;
-        private final Thread progress;
+        private final ChildStderr stderr;
 
-        WriterJvm(String writer, List<String> command, PrintWriter err) throws IOException {
-            this.writer = writer;
+        JRubyJvm(String what, List<String> command, PrintWriter err) throws IOException {
+            this.what = what;
             err.println("sluice bench jruby: " + String.join(" ", command));
             err.flush();
             this.process = new ProcessBuilder(command).start();
             this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
             this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            this.progress = forward(process, err);
+            // Its progress lines go to err as they come, so that they interleave with nothing else.
+            this.stderr = new ChildStderr(process, err, "", 5, "sluice-bench-jruby-progress");
         }
 
         /** Its lines up to its first "done": the info line, after the warm-up. */
@@ -325,19 +327,32 @@ public final class JRubyBench {
                 }
                 lines.add(line);
             }
-            throw new IOException("the JRuby benchmark process of " + writer + " ended at step '" + step
-                    + "' with exit code " + process.waitFor() + " (its messages are above)");
+            throw failure("ended at step '" + step + "'");
+        }
+
+        /** All it prints, to its end. */
+        List<String> rest() throws IOException {
+            List<String> lines = new ArrayList<>();
+            for (String line; (line = out.readLine()) != null; ) {
+                lines.add(line);
+            }
+            return lines;
         }
 
         /** Ends its input and waits for it to exit. */
         void finish() throws IOException, InterruptedException {
             in.close();
-            int exit = process.waitFor();
-            progress.join();
-            if (exit != 0) {
-                throw new IOException("the JRuby benchmark process of " + writer + " failed with exit code " + exit
-                        + " (its messages are above)");
+            if (process.waitFor() != 0) {
+                throw failure("failed");
             }
+            stderr.awaitEnd(1000);
+        }
+
+        private IOException failure(String how) throws InterruptedException {
+            int exit = process.waitFor();
+            stderr.awaitEnd(1000);
+            return new IOException("the JRuby benchmark process of " + what + " " + how + " with exit code " + exit
+                    + " (its messages are above; the last: " + String.join(" / ", stderr.lastLines()) + ")");
         }
 
         void destroy() {
@@ -347,46 +362,17 @@ public final class JRubyBench {
         }
     }
 
-    /** Copies the child's standard error to {@code err} line by line, on a thread of its own. */
-    private static Thread forward(Process p, PrintWriter err) {
-        return Thread.ofPlatform().daemon().name("sluice-bench-jruby-progress").start(() -> {
-            try (BufferedReader r = new BufferedReader(
-                    new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    synchronized (err) {
-                        err.println(line);
-                        err.flush();
-                    }
-                }
-            } catch (IOException e) {
-                err.println("(progress lost: " + e + ")");
-            }
-        });
-    }
-
-    /** Runs one child to its end: its progress to {@code err}, its standard output returned line by line. */
-    private static List<String> runChild(List<String> command, PrintWriter err) throws IOException, InterruptedException {
-        err.println("sluice bench jruby: " + String.join(" ", command));
-        err.flush();
-        Process p = new ProcessBuilder(command).start();
-        // The child's progress lines go to err as they come, so that they interleave with nothing else.
-        Thread progress = forward(p, err);
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                lines.add(line);
-            }
+    /** Runs the reads' child to its end: its progress to {@code err}, its standard output returned line by line. */
+    private static List<String> runReads(List<String> command, PrintWriter err)
+            throws IOException, InterruptedException {
+        JRubyJvm reads = new JRubyJvm("the reads", command, err);
+        try {
+            List<String> lines = reads.rest();
+            reads.finish();
+            return lines;
         } finally {
-            if (p.isAlive()) {
-                p.destroy();
-            }
+            reads.destroy();
         }
-        progress.join();
-        int exit = p.waitFor();
-        if (exit != 0) {
-            throw new IOException("the JRuby benchmark process failed with exit code " + exit + " (its messages are above)");
-        }
-        return lines;
     }
 
     /**
