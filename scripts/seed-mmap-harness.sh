@@ -3,11 +3,13 @@
 # a checkout the user names, with a Sluice::MappedWriter row added (scripts/seed-mmap-harness-row.rb), on the
 # JRuby the build fetches and a JDK 22+; then `sluice bench jruby` on the same rows and sizes; then both side by side.
 #
-#   scripts/seed-mmap-harness.sh CHECKOUT [--size BYTES] [--rounds N] [--rows short|all] [--dir DIR]
+#   scripts/seed-mmap-harness.sh CHECKOUT [--size BYTES] [--rounds N] [--forks N] [--rows short|all] [--dir DIR]
 #
 #   CHECKOUT   a clone of https://github.com/colinsurprenant/jruby-mmap-benchmark (nothing in it is written)
 #   --size     bytes per pass (default 2097152000, the post's); smaller runs are for checking the script
 #   --rounds   runs of each row, one JVM each as in the post's Rakefile; medians are printed (default 3)
+#   --forks    JVMs per row and cell in `sluice bench jruby` (its --forks; default: --rounds, a fresh JVM for each
+#              round as the post's harness starts; 1 keeps each row in one JVM for the whole run)
 #   --rows     short: ruby File, the post's fastest writer (MmapFileExt unboxed unsafe) and Sluice::MappedWriter
 #              (default); all: every row of the post's harness too
 #   --dir      where the work directory (compiled classes, the files written) goes (default: the temp directory)
@@ -19,21 +21,24 @@
 # of its table): the file deleted before every timed run, rows in rotating order.
 set -euo pipefail
 
-usage() { sed -n '6,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 checkout=$(cd "$1" && pwd) || exit 2
 shift
-size=2097152000 rounds=3 rows=short dir=${TMPDIR:-/tmp}
+size=2097152000 rounds=3 forks= rows=short dir=${TMPDIR:-/tmp}
 while [ $# -gt 0 ]; do
   case "$1" in
     --size) size=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --forks) forks=$2; shift 2 ;;
     --rows) rows=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     *) usage ;;
   esac
 done
 [[ $size =~ ^[0-9]+$ && $rounds =~ ^[1-9][0-9]*$ ]] || { echo "--size and --rounds take positive integers" >&2; exit 2; }
+forks=${forks:-$rounds}
+[[ $forks =~ ^[1-9][0-9]*$ ]] && (( forks <= rounds )) || { echo "--forks takes 1 to --rounds ($rounds): $forks" >&2; exit 2; }
 [ "$rows" = short ] || [ "$rows" = all ] || { echo "--rows is short or all, not $rows" >&2; exit 2; }
 for f in mmap_test.rb src/main/java/com/colinsurprenant/MmapFile.java \
          src/main/java/com/colinsurprenant/MmapFileExtLibrary.java src/main/java/MmapFileExtService.java; do
@@ -90,8 +95,8 @@ done
 only="ruby-File,MmapFileExt-unboxed-unsafe,Sluice::MappedWriter"
 [ "$rows" = all ] && only=""
 json="$work/bench-jruby.json"
-echo "sluice bench jruby --no-reads --size $size --chunk-sizes 1k,4k,16k --rounds $rounds ${only:+--only $only} --dir $work"
-"$here/sluice" bench jruby --no-reads --size "$size" --chunk-sizes 1k,4k,16k --rounds "$rounds" \
+echo "sluice bench jruby --no-reads --size $size --chunk-sizes 1k,4k,16k --rounds $rounds --forks $forks ${only:+--only $only} --dir $work"
+"$here/sluice" bench jruby --no-reads --size "$size" --chunk-sizes 1k,4k,16k --rounds "$rounds" --forks "$forks" \
   ${only:+--only "$only"} --dir "$work" --json "$json" > "$work/bench-jruby.txt"
 echo
 

@@ -51,6 +51,14 @@ final class BenchJRubyCommand implements Callable<Integer> {
             description = "Measured rounds after the rehearsal (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--forks", defaultValue = "1", paramLabel = "N",
+            description = "JRuby JVMs per writer in each write cell (default: ${DEFAULT-VALUE}: each writer in one JVM "
+                    + "for the whole run). With N > 1 each cell's rounds are split into N groups, and each group is "
+                    + "measured by a fresh JVM per writer after a rehearsal of its own, as the seed's harness gives "
+                    + "every row and chunk size a fresh JVM: a row's median then covers several JVMs' compilation of "
+                    + "its loop rather than one's. At most --rounds. The reads stay in one JVM.")
+    int forks;
+
     @Option(names = "--dir", paramLabel = "DIR",
             description = "Where to write (default: the system temp directory).")
     Path dir;
@@ -85,12 +93,13 @@ final class BenchJRubyCommand implements Callable<Integer> {
         // The same checks as every other section, before JRuby starts: a run takes minutes.
         BenchChecks.json(output.json);
         BenchChecks.rounds(rounds);
+        BenchChecks.forks(forks, rounds, true);
         Path d = BenchChecks.dir(dir);
         long bytes = ByteSize.parse(size);
         BenchChecks.space(d, bytes, "--size " + size + " (one file at a time)");
         SectionReport page = BenchCommand.startReport(output.report, d, spec);
         JRubyBench.Options o = new JRubyBench.Options(bytes, d, chunks, rounds, !noWrites, !noReads,
-                only != null ? only : List.of(), jrubyJar);
+                only != null ? only : List.of(), jrubyJar, forks);
         PrintWriter err = spec.commandLine().getErr();
         SectionOutput.describeMachine(err);
         JRubyBench.Result result = JRubyBench.run(o, err);

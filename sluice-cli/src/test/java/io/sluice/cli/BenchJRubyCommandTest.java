@@ -40,6 +40,8 @@ class BenchJRubyCommandTest {
         assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--dir", "/nonexistent/sluice-typo"));
         assertTrue(err.toString().contains("does not exist"), err::toString);
         assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--rounds", "0"));
+        assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--rounds", "2", "--forks", "3"));
+        assertTrue(err.toString().contains("--forks 3 is more than --rounds 2"), err::toString);
         assertTrue(err.toString().contains("--rounds must be 1 to"), err::toString);
     }
 }

@@ -28,7 +28,7 @@ class SeedMmapHarnessScriptTest {
         Path root = Path.of("").toAbsolutePath().getParent();
         Path script = root.resolve("scripts/seed-mmap-harness.sh");
         Path log = tmp.resolve("out.txt");
-        Process p = new ProcessBuilder(script.toString(), checkout, "--size", "1048576", "--rounds", "1",
+        Process p = new ProcessBuilder(script.toString(), checkout, "--size", "1048576", "--rounds", "2",
                 "--dir", tmp.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         assertTrue(p.waitFor(15, TimeUnit.MINUTES), "the script did not finish in 15 minutes");
@@ -42,6 +42,9 @@ class SeedMmapHarnessScriptTest {
             assertTrue(Pattern.compile("(?m)^" + Pattern.quote(label) + " +[0-9.]+ +[0-9.]+ +[0-9.]+$").matcher(out)
                     .find(), label + "\n" + out);
         }
+        // Ours with a fresh JVM per row, cell and round by default, as the post's harness starts them.
+        assertTrue(out.contains("--rounds 2 --forks 2 "), out);
+        assertTrue(out.contains("medians of 2 rounds from 2 JVMs per row"), out);
         assertTrue(out.contains("Unreliable on a VM"), out);
         assertTrue(out.contains("sluice bench jruby's own table:"), out);
         // Nothing left behind but the test's own log.

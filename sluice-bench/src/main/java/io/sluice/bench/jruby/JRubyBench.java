@@ -1,6 +1,7 @@
 package io.sluice.bench.jruby;
 
 import io.sluice.PositionalFile;
+import io.sluice.bench.BenchChecks;
 import io.sluice.bench.ChildStderr;
 import io.sluice.bench.TextTable;
 import java.io.BufferedReader;
@@ -104,14 +105,18 @@ public final class JRubyBench {
      * @param reads      whether to run the read table
      * @param contenders the rows to measure, by their JSON names, or empty for all of them
      * @param jrubyJar   the jruby-complete jar to run, or null to find the one the build copied
+     * @param forks      JVMs per writer and write cell: 1 runs each writer in one JVM for the whole run; N &gt; 1
+     *                   splits each cell's rounds into N groups, each measured by a fresh JVM per writer after its own
+     *                   rehearsal
      */
     public record Options(long size, Path dir, List<Integer> chunkSizes, int rounds, boolean writes, boolean reads,
-            List<String> contenders, Path jrubyJar) {
+            List<String> contenders, Path jrubyJar, int forks) {
         /** Checks the numbers. */
         public Options {
             if (size < 1 || rounds < 1) {
                 throw new IllegalArgumentException("--size and --rounds must be positive");
             }
+            BenchChecks.forks(forks, rounds, true);
             for (int c : chunkSizes) {
                 if (c < 1 || c > size) {
                     throw new IllegalArgumentException("chunk sizes must be 1 byte to --size: " + c);
@@ -131,6 +136,12 @@ public final class JRubyBench {
                         + SEED_MAX_SIZE + " bytes, one MappedByteBuffer of the whole file; the seed wrote 2000m): "
                         + "use a smaller --size, or --only ruby-File,Sluice::MappedWriter,Sluice::MappedWriter-windows");
             }
+        }
+
+        /** One JVM per writer for the whole run. */
+        public Options(long size, Path dir, List<Integer> chunkSizes, int rounds, boolean writes, boolean reads,
+                List<String> contenders, Path jrubyJar) {
+            this(size, dir, chunkSizes, rounds, writes, reads, contenders, jrubyJar, 1);
         }
 
         List<String> writers() {
@@ -209,8 +220,13 @@ public final class JRubyBench {
      *
      * @param rows    one per contender and cell, in the order measured
      * @param runtime which JRuby and Java ran them, and whether with native access
+     * @param forks   JVMs per writer in each write cell (see {@link Options#forks})
      */
-    public record Result(List<Row> rows, String runtime) {
+    public record Result(List<Row> rows, String runtime, int forks) {
+        /** Rows measured with one JVM per writer for the whole run. */
+        public Result(List<Row> rows, String runtime) {
+            this(rows, runtime, 1);
+        }
     }
 
     /**
@@ -226,7 +242,8 @@ public final class JRubyBench {
         if (readsToRun(o)) {
             lines.addAll(runReads(command(o, false), err));
         }
-        return parse(lines);
+        Result parsed = parse(lines);
+        return new Result(parsed.rows(), parsed.runtime(), o.forks());
     }
 
     /** The write rows to measure: the ones named, or all when none is; none when the writes are not run. */
@@ -246,32 +263,89 @@ public final class JRubyBench {
      * one JVM, a row's figure was not the writer's cost (most likely it was how that JVM compiled the timed loop all
      * rows share): at 1 KiB MappedWriter measured 0.84-0.92 of the post's fastest writer there, against 1.01-1.23 in
      * the post's own harness and 1.10-1.12 with the two taking turns in one JVM through scripts/seed-mmap-pair.rb
-     * (docs/benchmarks/2026-11-26-deciding-s7.md). The JVMs are started one at a time (each warms up its row alone)
-     * and kept for the run; every round asks each for one run, in rotating order, so that all rows see the same
-     * machine.
+     * (docs/benchmarks/2026-11-26-deciding-s7.md). The JVMs of a generation are started one at a time (each warms up
+     * its row alone) and every round asks each for one run, in rotating order, so that all rows see the same machine.
+     * <p>
+     * With one fork, one generation serves every cell. A JVM's compilation of its writer's loop then decides all of
+     * that row's samples: the same build measured MappedWriter / the post's fastest writer at 4 KiB as 1.11, 0.83,
+     * 1.26 and 0.87 in four runs (deciding-s7). With N forks every cell gets N generations, each measuring a share of
+     * the rounds after a rehearsal of its own, as the post's harness gives every row and chunk size a fresh JVM.
      */
     private static List<String> runWriters(Options o, List<String> writers, PrintWriter err)
+            throws IOException, InterruptedException {
+        List<Cell> cells = new ArrayList<>();
+        for (String kind : List.of("new", "cached")) {
+            for (int chunk : o.chunkSizes()) {
+                cells.add(new Cell(kind, chunk));
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        if (o.forks() == 1) {
+            lines.addAll(generation(o, writers, cells, roundGroups(o.rounds(), 1).get(0), 0, true, true, true, err));
+            return lines;
+        }
+        List<List<Integer>> groups = roundGroups(o.rounds(), o.forks());
+        for (Cell cell : cells) {
+            for (int g = 0; g < groups.size(); g++) {
+                err.printf(Locale.ROOT, "sluice bench jruby: %s %s, JVM generation %d of %d%n", cell.kind(),
+                        chunkLabel(cell.chunk()), g + 1, groups.size());
+                err.flush();
+                lines.addAll(generation(o, writers, List.of(cell), groups.get(g), g, g == 0,
+                        g == groups.size() - 1, cell.equals(cells.get(0)) && g == 0, err));
+            }
+        }
+        return lines;
+    }
+
+    /** A write cell: a new or a cached file, and the bytes per String. */
+    private record Cell(String kind, int chunk) {
+    }
+
+    /**
+     * The rounds each generation of JVMs runs: round 0 (the rehearsal, not measured) in every group, then the
+     * measured rounds 1 to {@code rounds} dealt out in turn, so the groups' sizes differ by one at most.
+     */
+    static List<List<Integer>> roundGroups(int rounds, int forks) {
+        List<List<Integer>> groups = new ArrayList<>();
+        for (int g = 0; g < forks; g++) {
+            groups.add(new ArrayList<>(List.of(0)));
+        }
+        for (int r = 1; r <= rounds; r++) {
+            groups.get((r - 1) % forks).add(r);
+        }
+        return groups;
+    }
+
+    /**
+     * One JVM per writer, started one at a time, runs {@code rounds} of each cell and ends. The cached cells' file
+     * is made first when {@code prepare}, and deleted after a cell when {@code delete}, so that the generations of
+     * one cell share one file. The first round's order is shifted by {@code shift}, so that the generations of a
+     * cell do not all start with the same row. The JVMs' commands are printed when {@code echo}; the same ones
+     * again, a generation later, would bury the progress.
+     */
+    private static List<String> generation(Options o, List<String> writers, List<Cell> cells, List<Integer> rounds,
+            int shift, boolean prepare, boolean delete, boolean echo, PrintWriter err)
             throws IOException, InterruptedException {
         List<String> lines = new ArrayList<>();
         List<JRubyJvm> jvms = new ArrayList<>();
         try {
             for (String w : writers) {
-                JRubyJvm jvm = new JRubyJvm(w, serveCommand(o, w), err);
+                JRubyJvm jvm = new JRubyJvm(w, serveCommand(o, w), echo, err);
                 jvms.add(jvm);
                 lines.addAll(jvm.started());
             }
             JRubyJvm any = jvms.get(0);
-            for (String kind : List.of("new", "cached")) {
-                for (int chunk : o.chunkSizes()) {
-                    if (kind.equals("cached")) {
-                        lines.addAll(any.step("prepare " + chunk));
+            for (Cell cell : cells) {
+                if (prepare && cell.kind().equals("cached")) {
+                    lines.addAll(any.step("prepare " + cell.chunk()));
+                }
+                for (int i = 0; i < rounds.size(); i++) {
+                    for (int j = 0; j < jvms.size(); j++) {
+                        JRubyJvm jvm = jvms.get((i + shift + j) % jvms.size());
+                        lines.addAll(jvm.step("run " + cell.kind() + " " + cell.chunk() + " " + rounds.get(i)));
                     }
-                    for (int round = 0; round <= o.rounds(); round++) {
-                        for (int i = 0; i < jvms.size(); i++) {
-                            JRubyJvm jvm = jvms.get((round + i) % jvms.size());
-                            lines.addAll(jvm.step("run " + kind + " " + chunk + " " + round));
-                        }
-                    }
+                }
+                if (delete) {
                     lines.addAll(any.step("delete"));
                 }
             }
@@ -297,9 +371,9 @@ public final class JRubyBench {
         private final BufferedReader out;
         private final ChildStderr stderr;
 
-        JRubyJvm(String what, List<String> command, PrintWriter err) throws IOException {
+        JRubyJvm(String what, List<String> command, boolean echo, PrintWriter err) throws IOException {
             this.what = what;
-            err.println("sluice bench jruby: " + String.join(" ", command));
+            err.println("sluice bench jruby: " + (echo ? String.join(" ", command) : "a JVM for " + what));
             err.flush();
             this.process = new ProcessBuilder(command).start();
             this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
@@ -365,7 +439,7 @@ public final class JRubyBench {
     /** Runs the reads' child to its end: its progress to {@code err}, its standard output returned line by line. */
     private static List<String> runReads(List<String> command, PrintWriter err)
             throws IOException, InterruptedException {
-        JRubyJvm reads = new JRubyJvm("the reads", command, err);
+        JRubyJvm reads = new JRubyJvm("the reads", command, true, err);
         try {
             List<String> lines = reads.rest();
             reads.finish();
@@ -549,9 +623,12 @@ public final class JRubyBench {
             Row first = cell.get(0);
             Row base = find(cell, first.baseline());
             boolean writes = first.workload().equals("seqwrite");
-            out.printf(Locale.ROOT, "%n%s, %s String chunks, %s file: %s per run; medians of %d rounds after a "
-                            + "rehearsal%n", first.workload(), chunkLabel(first.chunk()), first.file(),
-                    sizeLabel(first.samples().get(0).bytes()), first.samples().size());
+            String from = writes && result.forks() > 1
+                    ? String.format(Locale.ROOT, "from %d JVMs per row, each after a rehearsal", result.forks())
+                    : "after a rehearsal";
+            out.printf(Locale.ROOT, "%n%s, %s String chunks, %s file: %s per run; medians of %d rounds %s%n",
+                    first.workload(), chunkLabel(first.chunk()), first.file(), sizeLabel(first.samples().get(0).bytes()),
+                    first.samples().size(), from);
             List<String> headers = new ArrayList<>(List.of("", "user", "system", "total", "real", "MB/s", "spread",
                     "x File"));
             List<TextTable.Align> aligns = new ArrayList<>(List.of(TextTable.Align.LEFT));

@@ -162,6 +162,60 @@ class JRubyBenchTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new JRubyBench.Options(1024, tmp, List.of(1024), 0, true, true, List.of(), null));
         assertThrows(IOException.class, () -> JRubyBench.jrubyJar(tmp.resolve("missing.jar")));
+        assertThrows(IllegalArgumentException.class,
+                () -> new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of(), null, 0));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of(), null, 4));
+        assertTrue(e.getMessage().contains("--forks 4 is more than --rounds 3"), e.getMessage());
+    }
+
+    @Test
+    void forksDealTheMeasuredRoundsOutAndEachRehearsesFirst() {
+        assertEquals(List.of(List.of(0, 1, 2, 3, 4, 5, 6, 7)), JRubyBench.roundGroups(7, 1));
+        assertEquals(List.of(List.of(0, 1, 4, 7), List.of(0, 2, 5), List.of(0, 3, 6)), JRubyBench.roundGroups(7, 3));
+        assertEquals(List.of(List.of(0, 1), List.of(0, 2), List.of(0, 3)), JRubyBench.roundGroups(3, 3));
+    }
+
+    /** The real thing: JRuby children, one per writer and cell and group of rounds, their samples gathered. */
+    @Test
+    void withForksEveryCellIsMeasuredByFreshJvmsThatShareItsRounds(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        JRubyBench.Options o = new JRubyBench.Options(256 << 10, tmp, List.of(4096), 3, true, false,
+                List.of("Sluice::MappedWriter"), null, 2);
+        StringWriter progress = new StringWriter();
+        JRubyBench.Result r = JRubyBench.run(o, new PrintWriter(progress, true));
+        String p = progress.toString();
+        assertEquals(2, r.forks());
+        assertEquals(2, r.rows().size(), p);
+        for (JRubyBench.Row row : r.rows()) {
+            assertEquals("Sluice::MappedWriter", row.contender());
+            // Rounds 1 and 3 from the first JVM, round 2 from the second; neither's rehearsal.
+            assertEquals(3, row.samples().size(), p);
+            assertTrue(row.samples().stream().allMatch(s -> s.bytes() == 256 << 10), row::toString);
+        }
+        assertEquals(List.of("new", "cached"), r.rows().stream().map(JRubyBench.Row::file).toList());
+        // Two cells, two generations each, one writer: four JVMs, the first's whole command printed, the others named.
+        assertEquals(1, count(p, "sluice bench jruby: " + java.io.File.separator), p);
+        assertEquals(3, count(p, "sluice bench jruby: a JVM for Sluice::MappedWriter"), p);
+        for (String g : List.of("new 4k, JVM generation 1 of 2", "new 4k, JVM generation 2 of 2",
+                "cached 4k, JVM generation 1 of 2", "cached 4k, JVM generation 2 of 2")) {
+            assertTrue(p.contains(g), p);
+        }
+        try (var left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "the files written are removed");
+        }
+        StringWriter table = new StringWriter();
+        JRubyBench.table(r, new PrintWriter(table, true));
+        assertTrue(table.toString().contains("medians of 3 rounds from 2 JVMs per row, each after a rehearsal"),
+                table::toString);
+    }
+
+    private static int count(String text, String what) {
+        int n = 0;
+        for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + 1)) {
+            n++;
+        }
+        return n;
     }
 
     @Test
