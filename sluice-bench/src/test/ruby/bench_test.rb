@@ -81,9 +81,9 @@ class SluiceBenchScriptTest < Minitest::Test
     load "uri:classloader:/io/sluice/bench/jruby/bench.rb"
     events = []
     spy = Module.new do
-      define_method(:settle) do |target|
-        events << [:settle, File.exist?(target) ? File.size(target) : nil]
-        super(target)
+      define_method(:settle) do |target, cached = false|
+        events << [:settle, File.exist?(target) ? File.size(target) : nil, cached]
+        super(target, cached)
       end
       define_method(:timed) do |workload, file, chunk, name, round, bytes, ops, &block|
         events << [:timed, file, name]
@@ -102,8 +102,43 @@ class SluiceBenchScriptTest < Minitest::Test
     # Over a cached file, what is flushed is the file the previous run wrote in full.
     cached = timed.select { |i| events[i][1] == "cached" }
     assert(cached.all? { |i| events[i - 1][1] == 65_536 })
+    # And only then is it read back into the page cache where it is not.
+    assert_equal(timed.map { |i| events[i][1] == "cached" }, timed.map { |i| events[i - 1][2] })
   ensure
     spy&.instance_methods(false)&.each { |m| spy.send(:remove_method, m) }
+  end
+
+  # What the kernel dropped of a cached cell's file comes back before the next run, untimed; what is there is not
+  # read again.
+  def test_recache_reads_back_the_pages_the_kernel_dropped
+    load "uri:classloader:/io/sluice/bench/jruby/bench.rb"
+    path = File.join(@dir, "cached.bin")
+    File.binwrite(path, "x" * (10 << 20))
+    skip "no posix_fadvise here to drop the file with" unless Java::IoSluiceChunks::CacheAdvice.isSupported
+
+    Java::IoSluiceChunks::CacheAdvice.drop(java.nio.file.Path.of(path))
+    channel = java.nio.channels.FileChannel.open(java.nio.file.Path.of(path),
+                                                 java.nio.file.StandardOpenOption::READ)
+    begin
+      read_back = nil
+      _, err = capture_io { read_back = SluiceBench.recache(path, channel) }
+      assert_operator read_back, :>, 0, "the dropped file is read back"
+      # Whole pieces: 4 MiB, 4 MiB and the last 2 MiB.
+      assert_includes [2, 4, 6, 8, 10].map { |m| m << 20 }, read_back
+      assert_match(/read back [0-9.]+ MiB of cached\.bin/, err)
+      arena = java.lang.foreign.Arena.ofConfined
+      begin
+        assert channel.map(java.nio.channels.FileChannel::MapMode::READ_ONLY, 0, channel.size, arena).isLoaded,
+               "all of it in the page cache"
+      ensure
+        arena.close
+      end
+      _, err = capture_io { assert_equal 0, SluiceBench.recache(path, channel) }
+      assert_empty err
+    ensure
+      channel.close
+    end
+    assert_equal "x" * (10 << 20), File.binread(path)
   end
 
   # As the seed's harness (mmap_test.rb) drives them: each row is a lambda of (writer, String) with the row's own

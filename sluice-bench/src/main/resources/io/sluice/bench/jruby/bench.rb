@@ -231,15 +231,47 @@ module SluiceBench
   # the next row runs, on the other core, and every page it cleans costs that row a write fault to dirty it again.
   # Whichever row ran then lost: 42-44% spreads at 1 KiB on a quiet machine. Settled, every row starts from the same
   # file: all of it in the page cache and clean.
-  def settle(target)
+  #
+  # A cached cell's file is then read back into the page cache where the kernel dropped it since the last run
+  # (recache), so that every run starts from all of the file cached. Left out, the pages a memory-returning VM
+  # had dropped (this one runs DAMON, which pages out file pages unmapped for about a minute, up to 128 MiB a
+  # second) came back one read fault at a time inside whichever row ran next: a few MiB gone added a tenth or
+  # more to a 0.25 s run, and made slow tails of a third of the runs of every row.
+  def settle(target, cached = false)
     return unless File.exist?(target)
 
-    channel = FileChannel.open(java.nio.file.Path.of(target), StandardOpenOption::WRITE)
+    channel = FileChannel.open(java.nio.file.Path.of(target), StandardOpenOption::READ, StandardOpenOption::WRITE)
     begin
       channel.force(false)
+      recache(target, channel) if cached
     ensure
       channel.close
     end
+  end
+
+  RECACHE_CHUNK = 4 << 20
+
+  # Reads into the page cache each 4 MiB of +target+ that is not all there (mincore, through
+  # MemorySegment#isLoaded, then MemorySegment#load); returns the bytes it had to read, and says so when any.
+  def recache(target, channel)
+    size = channel.size
+    missing = 0
+    arena = Arena.ofConfined
+    begin
+      map = channel.map(FileChannel::MapMode::READ_ONLY, 0, size, arena)
+      (0...size).step(RECACHE_CHUNK) do |offset|
+        chunk = map.asSlice(offset, [RECACHE_CHUNK, size - offset].min)
+        next if chunk.isLoaded
+
+        chunk.load
+        missing += chunk.byteSize
+      end
+    ensure
+      arena.close # unmapped now, so the file's pages are as unmapped as after any run
+    end
+    $stderr.puts format("  read back %.1f MiB of %s the kernel had dropped from the page cache", missing / 1048576.0,
+                        File.basename(target)) if missing.positive?
+    missing
   end
 
   WRITE_TARGET = "sluice-bench-jruby-write.bin"
@@ -254,7 +286,7 @@ module SluiceBench
   # harness writes it, the writes timed.
   def write_once(name, target, kind, chunk, round, string, count)
     bytes = count * chunk
-    settle(target)
+    settle(target, kind == "cached")
     File.delete(target) if kind == "new" && File.exist?(target)
     write_run(name, target, kind == "new", string, count) do |loop|
       # As Benchmark.bmbm before each measured report in the seed's harness.
