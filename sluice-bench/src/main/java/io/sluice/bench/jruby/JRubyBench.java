@@ -264,7 +264,7 @@ public final class JRubyBench {
      * rows share): at 1 KiB MappedWriter measured 0.84-0.92 of the post's fastest writer there, against 1.01-1.23 in
      * the post's own harness and 1.10-1.12 with the two taking turns in one JVM through scripts/seed-mmap-pair.rb
      * (docs/benchmarks/2026-11-26-deciding-s7.md). The JVMs of a generation are started one at a time (each warms up
-     * its row alone) and every round asks each for one run, in rotating order, so that all rows see the same machine.
+     * its row alone) and every round asks each for one run ({@link #order}), so that all rows see the same machine.
      * <p>
      * With one fork, one generation serves every cell. A JVM's compilation of its writer's loop then decides all of
      * that row's samples: the same build measured MappedWriter / the post's fastest writer at 4 KiB as 1.11, 0.83,
@@ -317,10 +317,28 @@ public final class JRubyBench {
     }
 
     /**
+     * The order of the rows in round {@code k}: a Williams design, so that every row follows every other equally often
+     * (once in each {@code n} rounds for an even {@code n}; with the orders backwards in every other run of {@code n}
+     * rounds, twice in {@code 2n} for an odd one). Plain rotation (a, b, c; b, c, a; c, a, b) keeps each row behind
+     * the same one, and a row's run starts from the file the row before it left: its pages cached and flushed, but
+     * in whatever folios that writer's way of writing made.
+     */
+    static int[] order(int n, int k) {
+        int[] order = new int[n];
+        boolean backwards = n % 2 == 1 && (k / n) % 2 == 1;
+        for (int j = 0; j < n; j++) {
+            // 0, 1, n-1, 2, n-2, ...: the neighbours' differences take every value from 1 to n-1 once.
+            int step = j % 2 == 1 ? (j + 1) / 2 : n - j / 2;
+            order[backwards ? n - 1 - j : j] = (k + (j == 0 ? 0 : step)) % n;
+        }
+        return order;
+    }
+
+    /**
      * One JVM per writer, started one at a time, runs {@code rounds} of each cell and ends. The cached cells' file
      * is made first when {@code prepare}, and deleted after a cell when {@code delete}, so that the generations of
-     * one cell share one file. The first round's order is shifted by {@code shift}, so that the generations of a
-     * cell do not all start with the same row. The JVMs' commands are printed when {@code echo}; the same ones
+     * one cell share one file. The first round's order ({@link #order}) is shifted by {@code shift}, so that the
+     * generations of a cell do not all start alike. The JVMs' commands are printed when {@code echo}; the same ones
      * again, a generation later, would bury the progress.
      */
     private static List<String> generation(Options o, List<String> writers, List<Cell> cells, List<Integer> rounds,
@@ -340,9 +358,8 @@ public final class JRubyBench {
                     lines.addAll(any.step("prepare " + cell.chunk()));
                 }
                 for (int i = 0; i < rounds.size(); i++) {
-                    for (int j = 0; j < jvms.size(); j++) {
-                        JRubyJvm jvm = jvms.get((i + shift + j) % jvms.size());
-                        lines.addAll(jvm.step("run " + cell.kind() + " " + cell.chunk() + " " + rounds.get(i)));
+                    for (int j : order(jvms.size(), i + shift)) {
+                        lines.addAll(jvms.get(j).step("run " + cell.kind() + " " + cell.chunk() + " " + rounds.get(i)));
                     }
                 }
                 if (delete) {
@@ -659,12 +676,14 @@ public final class JRubyBench {
         out.println("user and system are the whole JRuby process's CPU seconds (Process.times, as Ruby's Benchmark), real");
         out.println("the wall-clock; all medians over the rounds. spread is (max - min) / median of MB/s. x File is MB/s");
         out.println("against Ruby's File in the same cell (File#read for reads); seed x File is the same ratio in seed 000's");
-        out.println("2 GB runs (JRuby 1.7, Java 7, OS X). Each round runs every row once, in rotating order. Writes: as in");
-        out.println("the seed's harness, each writer runs in a JVM of its own (user and system are that JVM's) and is made");
-        out.println("(the seed's map the whole file) before the timing and closed after it; before each, untimed, the");
-        out.println("previous run's file is flushed to the disk (fdatasync), so that no row pays for another's writeback.");
-        out.println("Sluice::MappedWriter is told the size, as the seed's writers are, and maps one window of the whole");
-        out.println("file; the 64 MiB windows row is not told it.");
+        out.println("2 GB runs (JRuby 1.7, Java 7, OS X). Each round runs every row once (writers in orders where");
+        out.println("each follows every other equally often, reads in rotating order). Writes: as in the seed's harness,");
+        out.println("each writer runs in a JVM of its own (user and system are that JVM's) and is made (the seed's map the");
+        out.println("whole file) before the timing and closed after it; before each, untimed, the previous run's file is");
+        out.println("flushed to the disk (fdatasync), so that no row pays for another's writeback, and a cached cell's");
+        out.println("file is read back into the page cache where the kernel dropped it. Sluice::MappedWriter is told the");
+        out.println("size, as the seed's writers are, and maps one window of the whole file; the 64 MiB windows row is");
+        out.println("not told it.");
         out.flush();
     }
 

@@ -233,10 +233,11 @@ module SluiceBench
   # file: all of it in the page cache and clean.
   #
   # A cached cell's file is then read back into the page cache where the kernel dropped it since the last run
-  # (recache), so that every run starts from all of the file cached. Left out, the pages a memory-returning VM
-  # had dropped (this one runs DAMON, which pages out file pages unmapped for about a minute, up to 128 MiB a
-  # second) came back one read fault at a time inside whichever row ran next: a few MiB gone added a tenth or
-  # more to a 0.25 s run, and made slow tails of a third of the runs of every row.
+  # (recache), so that every run starts from all of the file cached. A VM that returns memory to its host may page
+  # out file pages left unmapped for a while: this one runs DAMON, which began to drop a 2,000 MiB file left alone
+  # for about 70 s (fincore). Pages dropped would come back one read fault at a time inside whichever row ran next.
+  # Within a cell the file is rewritten every few seconds, and in the runs of 2026-11-26 nothing had to be read
+  # back; the check costs a few milliseconds a run.
   def settle(target, cached = false)
     return unless File.exist?(target)
 

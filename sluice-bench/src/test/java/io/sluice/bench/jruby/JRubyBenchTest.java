@@ -176,6 +176,32 @@ class JRubyBenchTest {
         assertEquals(List.of(List.of(0, 1), List.of(0, 2), List.of(0, 3)), JRubyBench.roundGroups(3, 3));
     }
 
+    @Test
+    void everyRowFollowsEveryOtherEquallyOften() {
+        for (int n = 1; n <= 8; n++) {
+            int[][] follows = new int[n][n];
+            for (int k = 0; k < 2 * n; k++) {
+                int[] o = JRubyBench.order(n, k);
+                assertEquals(n, java.util.Arrays.stream(o).distinct().count(), java.util.Arrays.toString(o));
+                int rows = n;
+                assertTrue(java.util.Arrays.stream(o).allMatch(i -> i >= 0 && i < rows), java.util.Arrays.toString(o));
+                for (int j = 1; j < n; j++) {
+                    follows[o[j - 1]][o[j]]++;
+                }
+            }
+            for (int a = 0; a < n; a++) {
+                for (int b = 0; b < n; b++) {
+                    assertEquals(a == b ? 0 : 2, follows[a][b],
+                            "row " + b + " after row " + a + " in " + 2 * n + " rounds of " + n + " rows");
+                }
+            }
+        }
+        // The first rounds of three rows, as a run with the default rows of the harness script starts.
+        assertEquals(List.of("[0, 1, 2]", "[1, 2, 0]", "[2, 0, 1]", "[2, 1, 0]", "[0, 2, 1]", "[1, 0, 2]"),
+                java.util.stream.IntStream.range(0, 6).mapToObj(k -> java.util.Arrays.toString(JRubyBench.order(3, k)))
+                        .toList());
+    }
+
     /** The real thing: JRuby children, one per writer and cell and group of rounds, their samples gathered. */
     @Test
     void withForksEveryCellIsMeasuredByFreshJvmsThatShareItsRounds(@org.junit.jupiter.api.io.TempDir Path tmp)
