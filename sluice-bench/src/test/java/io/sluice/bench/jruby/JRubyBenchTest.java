@@ -223,6 +223,10 @@ class JRubyBenchTest {
         // Two cells, two generations each, one writer: four JVMs, the first's whole command printed, the others named.
         assertEquals(1, count(p, "sluice bench jruby: " + java.io.File.separator), p);
         assertEquals(3, count(p, "sluice bench jruby: a JVM for Sluice::MappedWriter"), p);
+        // Each generation's JVM warms up on its cell's chunk size alone.
+        List<String> one = JRubyBench.serveCommand(o, "Sluice::MappedWriter", List.of(16384));
+        assertEquals("16384", one.get(one.indexOf("--chunk-sizes") + 1), one::toString);
+        assertEquals(one.indexOf("--chunk-sizes"), one.lastIndexOf("--chunk-sizes"), one::toString);
         for (String g : List.of("new 4k, JVM generation 1 of 2", "new 4k, JVM generation 2 of 2",
                 "cached 4k, JVM generation 1 of 2", "cached 4k, JVM generation 2 of 2")) {
             assertTrue(p.contains(g), p);
