@@ -18,7 +18,7 @@
 # rehearsal wrote. Only the measured pass (an existing file) is compared. The rehearsal's new-file figures are
 # printed but are not reliable on a VM: the system time of the fresh pages lands on whichever writer runs after Ruby
 # File, in this harness and across rows. New files are measured the way `sluice bench jruby` does (the "new" cells
-# of its table): the file deleted before every timed run, rows in rotating order.
+# of its table): the file deleted before every timed run, the rows taking turns.
 set -euo pipefail
 
 usage() { sed -n '6,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -159,7 +159,7 @@ awk -F'\t' -v size="$size" -v json="$json" '
       lo = lo (b > 0 ? sprintf(" %10.2f", a / b) : sprintf(" %10s", "-")) }
     print lp; print lo
     print ""
-    print "New file, MB/s: sluice bench jruby (new: the file deleted before each timed run, rows in rotating order)"
+    print "New file, MB/s: sluice bench jruby (new: the file deleted before each timed run, the rows taking turns)"
     for (r = 1; r <= rows; r++) { n = order[r]; line = sprintf("%-36s", n)
       for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); v = ours["new" SUBSEP kib SUBSEP names[n]]
         line = line (v == "" ? sprintf(" %10s", "") : sprintf(" %10.0f", v)) }

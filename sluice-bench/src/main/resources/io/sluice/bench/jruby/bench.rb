@@ -236,8 +236,8 @@ module SluiceBench
   # (recache), so that every run starts from all of the file cached. A VM that returns memory to its host may page
   # out file pages left unmapped for a while: this one runs DAMON, which began to drop a 2,000 MiB file left alone
   # for about 70 s (fincore). Pages dropped would come back one read fault at a time inside whichever row ran next.
-  # Within a cell the file is rewritten every few seconds, and in the runs of 2026-11-26 nothing had to be read
-  # back; the check costs a few milliseconds a run.
+  # Within a cell the file is rewritten every few seconds, yet a 15-round run of the harness script's rows read
+  # back 4 MiB twice (docs/benchmarks/2026-11-26-deciding-s8.md); the check costs a few milliseconds a run.
   def settle(target, cached = false)
     return unless File.exist?(target)
 
