@@ -490,8 +490,9 @@ public final class JRubyBench {
     /**
      * The command of one writer's JVM that serves only cells of {@code chunks}: its untimed warm-up writes those chunk
      * sizes alone. A generation of {@code --forks} serves one cell, and its JVM then sees one chunk size, as a JVM of
-     * the seed's harness does; warmed up on all three, the last being 16 KiB, MappedWriter's first measured 1 KiB run
-     * in each JVM took a median 0.328 s against 0.230 s for its later runs (deciding-s8, 15 rounds, 5 JVMs).
+     * the seed's harness does. (It was tried as the cause of MappedWriter's slow first 1 KiB run in each fresh JVM,
+     * a median 0.328 s against 0.230 s later with all three sizes warmed up; it is not: 0.352 s against 0.267 s with
+     * one, docs/benchmarks/2026-11-26-deciding-s8.md. It stays because it is what the seed's harness does.)
      */
     static List<String> serveCommand(Options o, String writer, List<Integer> chunks) throws IOException {
         List<String> c = new ArrayList<>(command(o, true));
