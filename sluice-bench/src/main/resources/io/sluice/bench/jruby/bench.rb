@@ -252,24 +252,10 @@ module SluiceBench
 
   RECACHE_CHUNK = 4 << 20
 
-  # Reads into the page cache each 4 MiB of +target+ that is not all there (mincore, through
-  # MemorySegment#isLoaded, then MemorySegment#load); returns the bytes it had to read, and says so when any.
+  # Reads into the page cache each 4 MiB of +target+ that is not all there (mincore, then load: PageCacheReadBack,
+  # in Java); returns the bytes it had to read, and says so when any.
   def recache(target, channel)
-    size = channel.size
-    missing = 0
-    arena = Arena.ofConfined
-    begin
-      map = channel.map(FileChannel::MapMode::READ_ONLY, 0, size, arena)
-      (0...size).step(RECACHE_CHUNK) do |offset|
-        chunk = map.asSlice(offset, [RECACHE_CHUNK, size - offset].min)
-        next if chunk.isLoaded
-
-        chunk.load
-        missing += chunk.byteSize
-      end
-    ensure
-      arena.close # unmapped now, so the file's pages are as unmapped as after any run
-    end
+    missing = Java::IoSluiceBenchJruby::PageCacheReadBack.readBack(channel, RECACHE_CHUNK)
     $stderr.puts format("  read back %.1f MiB of %s the kernel had dropped from the page cache", missing / 1048576.0,
                         File.basename(target)) if missing.positive?
     missing
