@@ -250,12 +250,10 @@ module SluiceBench
     end
   end
 
-  RECACHE_CHUNK = 4 << 20
-
-  # Reads into the page cache each 4 MiB of +target+ that is not all there (mincore, then load: PageCacheReadBack,
-  # in Java); returns the bytes it had to read, and says so when any.
+  # Reads into the page cache each 4 MiB of +target+ that is not all there (mincore, then load: the benchmark's
+  # PageCache, in Java); returns the bytes it had to read, and says so when any.
   def recache(target, channel)
-    missing = Java::IoSluiceBenchJruby::PageCacheReadBack.readBack(channel, RECACHE_CHUNK)
+    missing = Java::IoSluiceBench::PageCache.readBack(channel)
     $stderr.puts format("  read back %.1f MiB of %s the kernel had dropped from the page cache", missing / 1048576.0,
                         File.basename(target)) if missing.positive?
     missing
