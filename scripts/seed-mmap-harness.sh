@@ -3,7 +3,8 @@
 # a checkout the user names, with a Sluice::MappedWriter row added (scripts/seed-mmap-harness-row.rb), on the
 # JRuby the build fetches and a JDK 22+; then `sluice bench jruby` on the same rows and sizes; then both side by side.
 #
-#   scripts/seed-mmap-harness.sh CHECKOUT [--size BYTES] [--rounds N] [--forks N] [--rows short|all] [--dir DIR]
+#   scripts/seed-mmap-harness.sh CHECKOUT [--size BYTES] [--rounds N] [--forks N] [--rows short|all] [--heap SIZE]
+#                                [--dir DIR]
 #
 #   CHECKOUT   a clone of https://github.com/colinsurprenant/jruby-mmap-benchmark (nothing in it is written)
 #   --size     bytes per pass (default 2097152000, the post's); smaller runs are for checking the script
@@ -12,6 +13,10 @@
 #              round as the post's harness starts; 1 keeps each row in one JVM for the whole run)
 #   --rows     short: ruby File, the post's fastest writer (MmapFileExt unboxed unsafe) and Sluice::MappedWriter
 #              (default); all: every row of the post's harness too
+#   --heap     every JVM's heap, in both harnesses: fixed and touched when the JVM starts (-Xms, -Xmx,
+#              -XX:+AlwaysPreTouch; `sluice bench jruby --heap`), as 512m, 1g (default) or 0 for the JVM's own sizing.
+#              The post's timed loop allocates about 50 bytes a write; a heap left to grow takes that memory fresh
+#              inside the timed pass, which on a VM is the host's work landing on whichever row grew it.
 #   --dir      where the work directory (compiled classes, the files written) goes (default: the temp directory)
 #
 # The post's harness runs Benchmark.bmbm: a rehearsal pass to a new file, then the measured pass over the file the
@@ -21,17 +26,18 @@
 # of its table): the file deleted before every timed run, the rows taking turns.
 set -euo pipefail
 
-usage() { sed -n '6,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 checkout=$(cd "$1" && pwd) || exit 2
 shift
-size=2097152000 rounds=3 forks= rows=short dir=${TMPDIR:-/tmp}
+size=2097152000 rounds=3 forks= rows=short heap=1g dir=${TMPDIR:-/tmp}
 while [ $# -gt 0 ]; do
   case "$1" in
     --size) size=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --forks) forks=$2; shift 2 ;;
     --rows) rows=$2; shift 2 ;;
+    --heap) heap=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     *) usage ;;
   esac
@@ -40,6 +46,10 @@ done
 forks=${forks:-$rounds}
 [[ $forks =~ ^[1-9][0-9]*$ ]] && (( forks <= rounds )) || { echo "--forks takes 1 to --rounds ($rounds): $forks" >&2; exit 2; }
 [ "$rows" = short ] || [ "$rows" = all ] || { echo "--rows is short or all, not $rows" >&2; exit 2; }
+# The same text goes to java's -Xms and -Xmx and to `sluice bench jruby --heap`: a number and k, m or g.
+[[ $heap =~ ^[0-9]+[kmg]?$ ]] || { echo "--heap takes a size such as 512m or 1g, or 0: $heap" >&2; exit 2; }
+heap_flags=()
+[[ $heap =~ ^0+[kmg]?$ ]] || heap_flags=("-Xms$heap" "-Xmx$heap" "-XX:+AlwaysPreTouch")
 for f in mmap_test.rb src/main/java/com/colinsurprenant/MmapFile.java \
          src/main/java/com/colinsurprenant/MmapFileExtLibrary.java src/main/java/MmapFileExtService.java; do
   [ -f "$checkout/$f" ] || { echo "$checkout is not a jruby-mmap-benchmark checkout: no $f" >&2; exit 2; }
@@ -66,6 +76,11 @@ fi
 
 echo "JRuby mmap post's harness: $checkout ($(git -C "$checkout" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))"
 echo "$(basename "$jruby") on $("$jdk/bin/java" -version 2>&1 | head -1); $size bytes per pass; $rounds JVM(s) per row"
+if [ ${#heap_flags[@]} -gt 0 ]; then
+  echo "every JVM of both harnesses: a fixed heap of $heap, touched when it starts (${heap_flags[*]})"
+else
+  echo "every JVM of both harnesses: the JVM's own heap sizing"
+fi
 echo "uptime: $(uptime)"
 echo
 # One line per run: chunk, row, rehearsal (new file) seconds, measured (existing file) seconds and CPU seconds.
@@ -74,7 +89,7 @@ samples="$work/samples.tsv"
 for round in $(seq 1 "$rounds"); do
   for kib in "${chunks[@]}"; do
     for name in "${names[@]}"; do
-      out=$(cd "$work" && "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" org.jruby.Main \
+      out=$(cd "$work" && "$jdk/bin/java" --enable-native-access=ALL-UNNAMED ${heap_flags[@]+"${heap_flags[@]}"} -cp "$cp" org.jruby.Main \
               "$here/scripts/seed-mmap-harness-row.rb" "$checkout" "$kib" "$name" "$size" 2>&1) || {
         echo "$out" >&2; echo "the row '$name' (${kib}k) failed" >&2; exit 1; }
       # bmbm prints the row twice, rehearsal first; the real time is the last number, in parentheses.
@@ -95,8 +110,8 @@ done
 only="ruby-File,MmapFileExt-unboxed-unsafe,Sluice::MappedWriter"
 [ "$rows" = all ] && only=""
 json="$work/bench-jruby.json"
-echo "sluice bench jruby --no-reads --size $size --chunk-sizes 1k,4k,16k --rounds $rounds --forks $forks ${only:+--only $only} --dir $work"
-"$here/sluice" bench jruby --no-reads --size "$size" --chunk-sizes 1k,4k,16k --rounds "$rounds" --forks "$forks" \
+echo "sluice bench jruby --no-reads --size $size --chunk-sizes 1k,4k,16k --rounds $rounds --forks $forks --heap $heap ${only:+--only $only} --dir $work"
+"$here/sluice" bench jruby --no-reads --size "$size" --chunk-sizes 1k,4k,16k --rounds "$rounds" --forks "$forks" --heap "$heap" \
   ${only:+--only "$only"} --dir "$work" --json "$json" > "$work/bench-jruby.txt"
 echo
 

@@ -59,6 +59,13 @@ final class BenchJRubyCommand implements Callable<Integer> {
                     + "its loop rather than one's. At most --rounds. The reads stay in one JVM.")
     int forks;
 
+    @Option(names = "--heap", defaultValue = "1g", paramLabel = "BYTES",
+            description = "Heap of each JRuby JVM, fixed and touched when it starts (-Xms, -Xmx, -XX:+AlwaysPreTouch; "
+                    + "default: ${DEFAULT-VALUE}), so that no timed run grows the heap into memory touched for the "
+                    + "first time, which on a VM can cost more than the writes. 0: the JVM's own sizing. The writers' "
+                    + "JVMs of a cell live at once, so this much for each.")
+    String heap;
+
     @Option(names = "--dir", paramLabel = "DIR",
             description = "Where to write (default: the system temp directory).")
     Path dir;
@@ -97,9 +104,10 @@ final class BenchJRubyCommand implements Callable<Integer> {
         Path d = BenchChecks.dir(dir);
         long bytes = ByteSize.parse(size);
         BenchChecks.space(d, bytes, "--size " + size + " (one file at a time)");
-        SectionReport page = BenchCommand.startReport(output.report, d, spec);
         JRubyBench.Options o = new JRubyBench.Options(bytes, d, chunks, rounds, !noWrites, !noReads,
-                only != null ? only : List.of(), jrubyJar, forks);
+                only != null ? only : List.of(), jrubyJar, forks, ByteSize.parse(heap));
+        JRubyBench.checkMemory(o);
+        SectionReport page = BenchCommand.startReport(output.report, d, spec);
         PrintWriter err = spec.commandLine().getErr();
         SectionOutput.describeMachine(err);
         JRubyBench.Result result = JRubyBench.run(o, err);

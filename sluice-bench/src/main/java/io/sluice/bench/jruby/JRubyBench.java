@@ -66,6 +66,22 @@ public final class JRubyBench {
     /** The most one {@code MappedByteBuffer} maps, and so the most the seed's writers can write. */
     static final long SEED_MAX_SIZE = Integer.MAX_VALUE;
 
+    /**
+     * The heap each JRuby JVM gets by default: fixed, and touched once when the JVM starts. The seed's timed loop
+     * ({@code count.times.each { write.call(...) }}, the same in every row) allocates about 50 bytes a write, some
+     * 100 MB per 2,000 MiB pass of 1 KiB writes, and a heap left to grow takes that memory fresh inside the timed
+     * runs: on a VM that gets its memory from the host only when first touched, that is the host's work in the
+     * middle of whichever run grew the heap. Here it was the most of the system time of the slow runs: the same
+     * served MappedWriter JVM wrote the same cached 2,000 MiB in 0.85 s (0.57 s system) with the JVM's own sizing and
+     * in 0.24 s (0.04 s system) with 2 GiB fixed and touched (docs/benchmarks/2026-11-27-heap-s9.md). The same for
+     * every row, so no writer is favoured. With 512 MiB a young collection of about 20 ms fell in about one 1 KiB run
+     * in three; 1 GiB has twice the room. All the writers' JVMs of a generation live at once: see {@link #checkMemory}.
+     */
+    public static final long DEFAULT_HEAP = 1L << 30;
+
+    /** Less than this and JRuby's own start-up collects all the time. */
+    static final long MIN_HEAP = 64L << 20;
+
     static {
         LABELS.put("ruby-File", "ruby File");
         LABELS.put("PureMmapFile", "ruby PureMmapFile, String#to_java_bytes");
@@ -108,15 +124,22 @@ public final class JRubyBench {
      * @param forks      JVMs per writer and write cell: 1 runs each writer in one JVM for the whole run; N &gt; 1
      *                   splits each cell's rounds into N groups, each measured by a fresh JVM per writer after its own
      *                   rehearsal
+     * @param heap       bytes of heap for each JRuby JVM, fixed and touched at its start ({@code -Xms}, {@code -Xmx},
+     *                   {@code -XX:+AlwaysPreTouch}), or 0 to leave the heap to the JVM's own sizing; see
+     *                   {@link #DEFAULT_HEAP}
      */
     public record Options(long size, Path dir, List<Integer> chunkSizes, int rounds, boolean writes, boolean reads,
-            List<String> contenders, Path jrubyJar, int forks) {
+            List<String> contenders, Path jrubyJar, int forks, long heap) {
         /** Checks the numbers. */
         public Options {
             if (size < 1 || rounds < 1) {
                 throw new IllegalArgumentException("--size and --rounds must be positive");
             }
             BenchChecks.forks(forks, rounds, true);
+            if (heap != 0 && heap < MIN_HEAP) {
+                throw new IllegalArgumentException("--heap must be 0 (the JVM's own sizing) or at least "
+                        + (MIN_HEAP >> 20) + "m, for JRuby itself: " + heap);
+            }
             for (int c : chunkSizes) {
                 if (c < 1 || c > size) {
                     throw new IllegalArgumentException("chunk sizes must be 1 byte to --size: " + c);
@@ -142,6 +165,12 @@ public final class JRubyBench {
         public Options(long size, Path dir, List<Integer> chunkSizes, int rounds, boolean writes, boolean reads,
                 List<String> contenders, Path jrubyJar) {
             this(size, dir, chunkSizes, rounds, writes, reads, contenders, jrubyJar, 1);
+        }
+
+        /** Each JRuby JVM with the {@link #DEFAULT_HEAP}. */
+        public Options(long size, Path dir, List<Integer> chunkSizes, int rounds, boolean writes, boolean reads,
+                List<String> contenders, Path jrubyJar, int forks) {
+            this(size, dir, chunkSizes, rounds, writes, reads, contenders, jrubyJar, forks, DEFAULT_HEAP);
         }
 
         List<String> writers() {
@@ -221,11 +250,12 @@ public final class JRubyBench {
      * @param rows    one per contender and cell, in the order measured
      * @param runtime which JRuby and Java ran them, and whether with native access
      * @param forks   JVMs per writer in each write cell (see {@link Options#forks})
+     * @param heap    each JRuby JVM's fixed heap in bytes, or 0 for the JVM's own sizing (see {@link Options#heap})
      */
-    public record Result(List<Row> rows, String runtime, int forks) {
-        /** Rows measured with one JVM per writer for the whole run. */
+    public record Result(List<Row> rows, String runtime, int forks, long heap) {
+        /** Rows measured with one JVM per writer for the whole run, with the JVMs' own heap sizing. */
         public Result(List<Row> rows, String runtime) {
-            this(rows, runtime, 1);
+            this(rows, runtime, 1, 0);
         }
     }
 
@@ -234,6 +264,7 @@ public final class JRubyBench {
      * goes to {@code err}. Returns the rows.
      */
     public static Result run(Options o, PrintWriter err) throws IOException, InterruptedException {
+        checkMemory(o);
         List<String> lines = new ArrayList<>();
         List<String> writers = writersToRun(o);
         if (!writers.isEmpty()) {
@@ -243,7 +274,48 @@ public final class JRubyBench {
             lines.addAll(runReads(command(o, false), err));
         }
         Result parsed = parse(lines);
-        return new Result(parsed.rows(), parsed.runtime(), o.forks());
+        return new Result(parsed.rows(), parsed.runtime(), o.forks(), o.heap());
+    }
+
+    /** {@link #checkMemory(Options, long)} against this machine's MemAvailable. */
+    public static void checkMemory(Options o) {
+        checkMemory(o, available());
+    }
+
+    /**
+     * Refuses a run whose fixed heaps would not fit: every writer's JVM of a generation lives until the generation ends,
+     * each with {@link Options#heap} touched at its start, beside one file of {@link Options#size} in the page cache.
+     *
+     * @param available bytes of memory available (MemAvailable), or -1 when unknown: then nothing is checked
+     * @throws IllegalArgumentException naming the need, what is available and what to change
+     */
+    static void checkMemory(Options o, long available) {
+        if (o.heap() <= 0 || available < 0) {
+            return;
+        }
+        // The reads' JVM runs alone, after the writers' have ended.
+        int jvms = Math.max(writersToRun(o).size(), 1);
+        long need = BenchChecks.plus(BenchChecks.times(o.heap(), jvms), o.size());
+        if (need > available) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "--heap %s for each of %d JRuby JVMs, with "
+                    + "a %s file in the page cache, needs %s; the machine has %s available (MemAvailable in "
+                    + "/proc/meminfo): use a smaller --heap, fewer rows (--only) or a smaller --size, or --heap 0 for "
+                    + "the JVM's own heap sizing", sizeLabel(o.heap()), jvms, sizeLabel(o.size()), gib(need), gib(available)));
+        }
+    }
+
+    private static String gib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
+    }
+
+    /** MemAvailable from /proc/meminfo in bytes, or -1 when it cannot be read (not Linux). */
+    static long available() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/meminfo"))) {
+            return lines.filter(l -> l.startsWith("MemAvailable:")).findFirst()
+                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024).orElse(-1L);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** The write rows to measure: the ones named, or all when none is; none when the writes are not run. */
@@ -526,6 +598,10 @@ public final class JRubyBench {
         // loop is a `while` in a lambda called once per round, far below JRuby's JIT threshold; it would otherwise stay
         // in JRuby's interpreter, which adds the same cost to every row and hides the differences between them.
         List<String> c = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xss2m"));
+        if (o.heap() > 0) {
+            // See DEFAULT_HEAP: no heap growth, and so no fresh memory, inside a timed run.
+            c.addAll(List.of("-Xms" + o.heap(), "-Xmx" + o.heap(), "-XX:+AlwaysPreTouch"));
+        }
         if (!writes) {
             c.add("-Djruby.compile.mode=FORCE");
         }
@@ -697,6 +773,11 @@ public final class JRubyBench {
         out.println("file is read back into the page cache where the kernel dropped it. Sluice::MappedWriter is told the");
         out.println("size, as the seed's writers are, and maps one window of the whole file; the 64 MiB windows row is");
         out.println("not told it.");
+        if (result.heap() > 0) {
+            out.printf(Locale.ROOT, "Every JRuby JVM had a fixed heap of %s, touched when it started (-Xms, -Xmx,%n"
+                    + "-XX:+AlwaysPreTouch), so that no timed run grows the heap into memory touched for the first time.%n",
+                    sizeLabel(result.heap()));
+        }
         out.flush();
     }
 
