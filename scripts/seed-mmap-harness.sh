@@ -15,8 +15,8 @@
 #              (default); all: every row of the post's harness too
 #   --heap     every JVM's heap, in both harnesses: fixed and touched when the JVM starts (-Xms, -Xmx,
 #              -XX:+AlwaysPreTouch; `sluice bench jruby --heap`), as 512m, 1g (default) or 0 for the JVM's own sizing.
-#              The post's timed loop allocates about 50 bytes a write; a heap left to grow takes that memory fresh
-#              inside the timed pass, which on a VM is the host's work landing on whichever row grew it.
+#              The post's timed loop allocates on every write; a heap left to grow takes that memory fresh inside
+#              the timed pass, which on a VM is the host's work landing on whichever row grew it.
 #   --dir      where the work directory (compiled classes, the files written) goes (default: the temp directory)
 #
 # The post's harness runs Benchmark.bmbm: a rehearsal pass to a new file, then the measured pass over the file the

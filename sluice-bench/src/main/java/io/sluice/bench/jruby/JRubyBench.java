@@ -68,14 +68,14 @@ public final class JRubyBench {
 
     /**
      * The heap each JRuby JVM gets by default: fixed, and touched once when the JVM starts. The seed's timed loop
-     * ({@code count.times.each { write.call(...) }}, the same in every row) allocates about 50 bytes a write, some
-     * 100 MB per 2,000 MiB pass of 1 KiB writes, and a heap left to grow takes that memory fresh inside the timed
+     * ({@code count.times.each { write.call(...) }}, the same in every row) allocates on every write (about 90 bytes,
+     * docs/benchmarks/2026-11-26-seed000-harness.md), and a heap left to grow takes that memory fresh inside the timed
      * runs: on a VM that gets its memory from the host only when first touched, that is the host's work in the
      * middle of whichever run grew the heap. Here it was the most of the system time of the slow runs: the same
      * served MappedWriter JVM wrote the same cached 2,000 MiB in 0.85 s (0.57 s system) with the JVM's own sizing and
      * in 0.24 s (0.04 s system) with 2 GiB fixed and touched (docs/benchmarks/2026-11-27-heap-s9.md). The same for
-     * every row, so no writer is favoured. With 512 MiB a young collection of about 20 ms fell in about one 1 KiB run
-     * in three; 1 GiB has twice the room. All the writers' JVMs of a generation live at once: see {@link #checkMemory}.
+     * every row, so no writer is favoured. A smaller heap collects more often inside the runs (a young collection
+     * here takes about 20 ms). All the writers' JVMs of a generation live at once: see {@link #checkMemory}.
      */
     public static final long DEFAULT_HEAP = 1L << 30;
 
