@@ -44,4 +44,18 @@ class BenchJRubyCommandTest {
         assertTrue(err.toString().contains("--forks 3 is more than --rounds 2"), err::toString);
         assertTrue(err.toString().contains("--rounds must be 1 to"), err::toString);
     }
+
+    @Test
+    void aHeapTooSmallForJRubyOrTooLargeForTheMachineIsRefusedBeforeJRubyStarts() {
+        assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--size", "1m", "--heap", "10m"));
+        assertTrue(err.toString().contains("--heap must be 0 (the JVM's own sizing) or at least 64m"), err::toString);
+        assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--size", "1m", "--heap", "lots"));
+        assertTrue(err.toString().contains("not a size: 'lots'"), err::toString);
+        // Nine writers' JVMs of 1 TiB each fit no machine this runs on; where MemAvailable cannot be read, nothing is
+        // checked.
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/meminfo")));
+        assertEquals(Main.BAD_INPUT, run("bench", "jruby", "--size", "1m", "--heap", "1t"));
+        assertTrue(err.toString().contains("--heap 1024 GiB for each of 9 JRuby JVMs"), err::toString);
+    }
 }

@@ -44,6 +44,10 @@ class SeedMmapHarnessScriptTest {
         }
         // Ours with a fresh JVM per row, cell and round by default, as the post's harness starts them.
         assertTrue(out.contains("--rounds 2 --forks 2 "), out);
+        // Both harnesses' JVMs get the same fixed heap, by default.
+        assertTrue(out.contains("every JVM of both harnesses: a fixed heap of 1g, touched when it starts"), out);
+        assertTrue(out.contains("--heap 1g "), out);
+        assertTrue(out.contains("Every JRuby JVM had a fixed heap of 1 GiB"), out);
         assertTrue(out.contains("medians of 2 rounds from 2 JVMs per row"), out);
         assertTrue(out.contains("Unreliable on a VM"), out);
         assertTrue(out.contains("sluice bench jruby's own table:"), out);

@@ -103,6 +103,8 @@ class JRubyBenchTest {
         assertEquals(2, children.size(), children::toString);
         List<String> c = children.get(0);
         assertTrue(c.contains("--enable-native-access=ALL-UNNAMED"), c::toString);
+        // The default heap, fixed and touched at start: no timed run grows it.
+        assertTrue(c.containsAll(List.of("-Xms1073741824", "-Xmx1073741824", "-XX:+AlwaysPreTouch")), c::toString);
         // Writes as the seed's harness runs them: JRuby's own compile mode (FORCE halved every writer's speed).
         assertTrue(c.stream().noneMatch(a -> a.startsWith("-Djruby.compile.mode")), c::toString);
         assertEquals("true", c.get(c.indexOf("--writes") + 1), c::toString);
@@ -167,6 +169,54 @@ class JRubyBenchTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of(), null, 4));
         assertTrue(e.getMessage().contains("--forks 4 is more than --rounds 3"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of(), null, 1, 10 << 20));
+        assertTrue(e.getMessage().contains("--heap must be 0"), e.getMessage());
+        JRubyBench.Options least = new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of(), null,
+                1, 64 << 20);
+        assertEquals(64L << 20, least.heap());
+    }
+
+    @Test
+    void everyChildGetsTheFixedHeapAskedForAndNoneWithZero(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        Path jar = Files.createFile(tmp.resolve("jruby-complete-10.0.6.0.jar"));
+        JRubyBench.Options fixed = new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of(), jar, 1,
+                512L << 20);
+        List<List<String>> children = JRubyBench.commands(fixed);
+        assertEquals(10, children.size(), "nine writers and the reads");
+        for (List<String> c : children) {
+            assertTrue(c.containsAll(List.of("-Xms536870912", "-Xmx536870912", "-XX:+AlwaysPreTouch")), c::toString);
+            // JVM options, before JRuby's main class.
+            assertTrue(c.indexOf("-XX:+AlwaysPreTouch") < c.indexOf("org.jruby.Main"), c::toString);
+        }
+        JRubyBench.Options own = new JRubyBench.Options(1 << 20, tmp, List.of(1024), 3, true, true, List.of(), jar, 1,
+                0);
+        for (List<String> c : JRubyBench.commands(own)) {
+            assertTrue(c.stream().noneMatch(a -> a.startsWith("-Xms") || a.startsWith("-Xmx")
+                    || a.contains("PreTouch")), c::toString);
+        }
+    }
+
+    @Test
+    void aRunWhoseHeapsWouldNotFitIsRefusedBeforeAnyJvmStarts(@org.junit.jupiter.api.io.TempDir Path tmp) {
+        JRubyBench.Options o = new JRubyBench.Options(1L << 30, tmp, List.of(1024), 3, true, true,
+                List.of("ruby-File", "Sluice::MappedWriter", "Sluice::File#pread"), null, 1, 2L << 30);
+        // Two writers' JVMs at once, 2 GiB each, and the 1 GiB file: 5 GiB.
+        JRubyBench.checkMemory(o, 5L << 30);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JRubyBench.checkMemory(o, (5L << 30) - 1));
+        assertTrue(e.getMessage().contains("--heap 2 GiB for each of 2 JRuby JVMs"), e.getMessage());
+        assertTrue(e.getMessage().contains("needs 5.0 GiB") && e.getMessage().contains("--heap 0"), e.getMessage());
+        // Unknown memory, or the JVM's own sizing: nothing to check.
+        JRubyBench.checkMemory(o, -1);
+        JRubyBench.checkMemory(new JRubyBench.Options(1L << 30, tmp, List.of(1024), 3, true, true, List.of(), null, 1,
+                0), 1);
+        // Reads alone: one JVM.
+        JRubyBench.Options reads = new JRubyBench.Options(1L << 30, tmp, List.of(1024), 3, false, true, List.of(), null,
+                1, 1L << 30);
+        JRubyBench.checkMemory(reads, 2L << 30);
+        assertThrows(IllegalArgumentException.class, () -> JRubyBench.checkMemory(reads, (2L << 30) - 1));
     }
 
     @Test
@@ -206,8 +256,9 @@ class JRubyBenchTest {
     @Test
     void withForksEveryCellIsMeasuredByFreshJvmsThatShareItsRounds(@org.junit.jupiter.api.io.TempDir Path tmp)
             throws Exception {
+        // Real JVMs start with a fixed heap, as a run's do (a smaller one than the default, for the test's sake).
         JRubyBench.Options o = new JRubyBench.Options(256 << 10, tmp, List.of(4096), 3, true, false,
-                List.of("Sluice::MappedWriter"), null, 2);
+                List.of("Sluice::MappedWriter"), null, 2, 256L << 20);
         StringWriter progress = new StringWriter();
         JRubyBench.Result r = JRubyBench.run(o, new PrintWriter(progress, true));
         String p = progress.toString();
@@ -238,6 +289,7 @@ class JRubyBenchTest {
         JRubyBench.table(r, new PrintWriter(table, true));
         assertTrue(table.toString().contains("medians of 3 rounds from 2 JVMs per row, each after a rehearsal"),
                 table::toString);
+        assertTrue(table.toString().contains("Every JRuby JVM had a fixed heap of 256 MiB"), table::toString);
     }
 
     private static int count(String text, String what) {
