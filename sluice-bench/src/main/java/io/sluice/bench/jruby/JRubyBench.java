@@ -71,11 +71,12 @@ public final class JRubyBench {
      * ({@code count.times.each { write.call(...) }}, the same in every row) allocates on every write (about 90 bytes,
      * docs/benchmarks/2026-11-26-seed000-harness.md), and a heap left to grow takes that memory fresh inside the timed
      * runs: on a VM that gets its memory from the host only when first touched, that is the host's work in the
-     * middle of whichever run grew the heap. Here it was the most of the system time of the slow runs: the same
-     * served MappedWriter JVM wrote the same cached 2,000 MiB in 0.85 s (0.57 s system) with the JVM's own sizing and
-     * in 0.24 s (0.04 s system) with 2 GiB fixed and touched (docs/benchmarks/2026-11-27-heap-s9.md). The same for
-     * every row, so no writer is favoured. A smaller heap collects more often inside the runs (a young collection
-     * here takes about 20 ms). All the writers' JVMs of a generation live at once: see {@link #checkMemory}.
+     * middle of whichever run grew the heap. Here a served MappedWriter JVM took about 47,000 faults of fresh heap
+     * per 2,000 MiB pass of 1 KiB writes over a cached file, and its passes a median 0.40 s (0.14 s of system time);
+     * with 1 GiB fixed and touched, 3,700 faults and 0.26 s (0.05 s), docs/benchmarks/2026-11-27-heap-s9.md. The
+     * same for every row, so no writer is favoured. A smaller heap collects more often inside the runs (a young
+     * collection here takes about 20 ms). All the writers' JVMs of a generation live at once: see
+     * {@link #checkMemory}.
      */
     public static final long DEFAULT_HEAP = 1L << 30;
 
@@ -283,8 +284,8 @@ public final class JRubyBench {
     }
 
     /**
-     * Refuses a run whose fixed heaps would not fit: every writer's JVM of a generation lives until the generation ends,
-     * each with {@link Options#heap} touched at its start, beside one file of {@link Options#size} in the page cache.
+     * Refuses a run whose fixed heaps would not fit: every writer's JVM of a generation lives until the generation
+     * ends, each with {@link Options#heap} touched at its start, beside one file of {@link Options#size} in the page cache.
      *
      * @param available bytes of memory available (MemAvailable), or -1 when unknown: then nothing is checked
      * @throws IllegalArgumentException naming the need, what is available and what to change
@@ -300,7 +301,8 @@ public final class JRubyBench {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "--heap %s for each of %d JRuby JVMs, with "
                     + "a %s file in the page cache, needs %s; the machine has %s available (MemAvailable in "
                     + "/proc/meminfo): use a smaller --heap, fewer rows (--only) or a smaller --size, or --heap 0 for "
-                    + "the JVM's own heap sizing", sizeLabel(o.heap()), jvms, sizeLabel(o.size()), gib(need), gib(available)));
+                    + "the JVM's own heap sizing", sizeLabel(o.heap()), jvms, sizeLabel(o.size()), gib(need),
+                    gib(available)));
         }
     }
 
