@@ -46,13 +46,15 @@ def java():
 
 
 def class_path():
+    # The launcher builds the jars when the sources changed since, so the JVM runs what the checkout holds.
+    subprocess.run([os.path.join(HERE, "sluice"), "--version"], check=True, stdout=subprocess.DEVNULL)
     target = os.path.join(HERE, "sluice-cli", "target")
     jars = [os.path.join(target, "jruby", "jruby-complete-10.0.6.0.jar")] + [
         os.path.join(target, "lib", j + ".jar")
         for j in ("sluice-bench", "sluice-jruby", "sluice-core", "sluice-db", "sluice-maf", "h2-mvstore")]
     missing = [j for j in jars if not os.path.isfile(j)]
     if missing:
-        sys.exit("not built: %s (run ./sluice --version once, which builds them)" % ", ".join(missing))
+        sys.exit("not built: %s (./sluice --version should have built them)" % ", ".join(missing))
     return ":".join(jars)
 
 

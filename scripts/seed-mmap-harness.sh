@@ -50,6 +50,12 @@ forks=${forks:-$rounds}
 [[ $heap =~ ^[0-9]+[kmg]?$ ]] || { echo "--heap takes a size such as 512m or 1g, or 0: $heap" >&2; exit 2; }
 heap_flags=()
 [[ $heap =~ ^0+[kmg]?$ ]] || heap_flags=("-Xms$heap" "-Xmx$heap" "-XX:+AlwaysPreTouch")
+# `sluice bench jruby` refuses less than 64m (JRubyBench.MIN_HEAP), but only after the post's harness has run: say so now.
+if [ ${#heap_flags[@]} -gt 0 ]; then
+  heap_kib=${heap%[kmg]}
+  case "$heap" in *k) ;; *m) heap_kib=$((heap_kib << 10)) ;; *g) heap_kib=$((heap_kib << 20)) ;; *) heap_kib=$((heap_kib >> 10)) ;; esac
+  (( heap_kib >= 64 << 10 )) || { echo "--heap must be 0 or at least 64m, for JRuby itself: $heap" >&2; exit 2; }
+fi
 for f in mmap_test.rb src/main/java/com/colinsurprenant/MmapFile.java \
          src/main/java/com/colinsurprenant/MmapFileExtLibrary.java src/main/java/MmapFileExtService.java; do
   [ -f "$checkout/$f" ] || { echo "$checkout is not a jruby-mmap-benchmark checkout: no $f" >&2; exit 2; }

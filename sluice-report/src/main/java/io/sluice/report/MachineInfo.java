@@ -161,7 +161,11 @@ public final class MachineInfo {
         return null;
     }
 
-    private static long meminfo(String key) {
+    /**
+     * A line of /proc/meminfo in bytes ({@code "MemTotal:"}, {@code "MemAvailable:"}, ...), or -1 where it cannot be
+     * read (not Linux).
+     */
+    public static long meminfo(String key) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
                 if (line.startsWith(key)) {

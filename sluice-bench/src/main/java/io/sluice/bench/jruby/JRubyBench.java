@@ -280,7 +280,7 @@ public final class JRubyBench {
 
     /** {@link #checkMemory(Options, long)} against this machine's MemAvailable. */
     public static void checkMemory(Options o) {
-        checkMemory(o, available());
+        checkMemory(o, io.sluice.report.MachineInfo.meminfo("MemAvailable:"));
     }
 
     /**
@@ -308,16 +308,6 @@ public final class JRubyBench {
 
     private static String gib(long bytes) {
         return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
-    }
-
-    /** MemAvailable from /proc/meminfo in bytes, or -1 when it cannot be read (not Linux). */
-    static long available() {
-        try (Stream<String> lines = Files.lines(Path.of("/proc/meminfo"))) {
-            return lines.filter(l -> l.startsWith("MemAvailable:")).findFirst()
-                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024).orElse(-1L);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
     }
 
     /** The write rows to measure: the ones named, or all when none is; none when the writes are not run. */
