@@ -9,6 +9,7 @@ starts for that row (bench.rb --serve, the jars ./sluice built), warmed up as th
 
     prepare   the cached cells' file written in full (by Sluice::MappedWriter) and read into the page cache
     run       one timed run over the cached file: "run cached CHUNK N", printed as real, user and system seconds
+    new       one timed run to a new file: "run new CHUNK N" (the previous file flushed and deleted, untimed, first)
     sleepN    N seconds of nothing
 
 --heap gives the JVM a fixed heap touched at its start, as `bench jruby --heap` does (default 1g; 0: the JVM's own
@@ -74,8 +75,8 @@ def main():
     p.add_argument("--perf")
     a = p.parse_args()
     for s in a.steps:
-        if not (s in ("prepare", "run") or re.fullmatch(r"sleep\d+(\.\d+)?", s)):
-            sys.exit("unknown step %r: prepare, run or sleepN" % s)
+        if not (s in ("prepare", "run", "new") or re.fullmatch(r"sleep\d+(\.\d+)?", s)):
+            sys.exit("unknown step %r: prepare, run, new or sleepN" % s)
     if not re.fullmatch(r"\d+[kmg]?", a.heap):
         sys.exit("--heap takes a size such as 512m or 1g, or 0: %s" % a.heap)
     heap = [] if re.fullmatch(r"0+[kmg]?", a.heap) else ["-Xms" + a.heap, "-Xmx" + a.heap, "-XX:+AlwaysPreTouch"]
@@ -118,7 +119,7 @@ def main():
                                              os.path.join(a.perf, "run-%d.data" % run)], stderr=subprocess.DEVNULL)
                     time.sleep(1)
                 before = vmstat()
-                lines = step("run cached %d %d" % (a.chunk, run))
+                lines = step("run %s %d %d" % ("new" if s == "new" else "cached", a.chunk, run))
                 after = vmstat()
                 if perf:
                     perf.send_signal(2)
@@ -128,7 +129,7 @@ def main():
                         f = line.rstrip("\n").split("\t")
                         moved = " ".join("%s=%d" % (k, after[k] - before.get(k, 0)) for k in sorted(after)
                                          if k.startswith(COUNTERS) and after[k] != before.get(k, 0))
-                        print("run %d  %s s real  %s user  %s system  | %s" % (run, f[8], f[9], f[10], moved),
+                        print("%s %d  %s s real  %s user  %s system  | %s" % (s, run, f[8], f[9], f[10], moved),
                               flush=True)
                 run += 1
         step("delete")
