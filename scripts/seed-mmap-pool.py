@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Pools the runs of one or more scripts/seed-mmap-harness.sh logs (each its standard error) and prints, for each
+chunk size, Sluice::MappedWriter / MmapFileExt unboxed unsafe on an existing file by medians of every run in them,
+with a 95% bootstrap interval, in the post's harness and in `sluice bench jruby`, and how far the two agree.
+
+    scripts/seed-mmap-pool.py LOG...
+
+On a noisy machine one run of the harness script gives each row 9 or 15 runs a cell, and their medians move by more
+than the 10% the two harnesses are asked to agree within; the interval says how far. Logs of the same commands
+(the same --size and --heap) can be pooled: every run is one sample of the same two writers.
+"""
+import random
+import re
+import statistics
+import sys
+
+POST = re.compile(r"\s+round \d+\s+new file\s+\S+\s+\|\s+(.*?), (\d+)k .*\(\s*([\d.]+)\)\s*$")
+OURS = re.compile(r"\s+seqwrite\s+(cached|new)\s+(\d+)\s+(\S+)\s+round \d+\s+([\d.]+)s real")
+FASTEST = {"post": "java MmapFileExt, unboxed, unsafe", "ours": "MmapFileExt-unboxed-unsafe",
+           "ours-new": "MmapFileExt-unboxed-unsafe"}
+WRITER = {"post": "Sluice::MappedWriter", "ours": "Sluice::MappedWriter", "ours-new": "Sluice::MappedWriter"}
+RESAMPLES = 2000
+
+
+AFTER = re.compile(r"\s+seqwrite\s+(cached|new)\s+(\d+)\s+(\S+)\s+(?:round \d+|rehearsal)\s+([\d.]+)s real")
+
+
+def after(paths):
+    """Seconds of ours' timed new-file runs, by (KiB, row, the row whose run came just before, rehearsals included)."""
+    runs = {}
+    for path in paths:
+        before = None
+        with open(path) as f:
+            for line in f:
+                m = AFTER.match(line)
+                if not m:
+                    continue
+                kind, chunk, row = m.group(1), int(m.group(2)), m.group(3)
+                if kind == "new" and before and before[0] == chunk and "rehearsal" not in line:
+                    runs.setdefault((chunk // 1024, row, before[1]), []).append(float(m.group(4)))
+                before = (chunk, row) if kind == "new" else None
+    return runs
+
+
+def read(paths):
+    """Seconds per run, by (harness, KiB, row)."""
+    runs = {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                m = POST.match(line)
+                if m:
+                    runs.setdefault(("post", int(m.group(2)), m.group(1)), []).append(float(m.group(3)))
+                    continue
+                m = OURS.match(line)
+                if m:
+                    harness = "ours" if m.group(1) == "cached" else "ours-new"
+                    runs.setdefault((harness, int(m.group(2)) // 1024, m.group(3)), []).append(float(m.group(4)))
+    return runs
+
+
+def ratio(fastest, writer):
+    # Seconds per pass of the same bytes: the writer's MB/s over the fastest's is the fastest's time over the writer's.
+    return statistics.median(fastest) / statistics.median(writer)
+
+
+def resampled(fastest, writer, rng):
+    """The ratio of one bootstrap resample: each row's runs drawn again, as many, with replacement."""
+    return ratio(rng.choices(fastest, k=len(fastest)), rng.choices(writer, k=len(writer)))
+
+
+def interval(draw):
+    r = sorted(draw() for _ in range(RESAMPLES))
+    return r[int(0.025 * RESAMPLES)], r[int(0.975 * RESAMPLES) - 1]
+
+
+def main(paths):
+    if not paths:
+        sys.exit(__doc__.split("\n\n")[1].strip())
+    runs = read(paths)
+    rng = random.Random(42)  # the same logs give the same intervals
+    lines = []
+    for kib in sorted({k for _, k, _ in runs}):
+        cells, pairs = {}, {}
+        for h in ("post", "ours"):
+            fastest, writer = runs.get((h, kib, FASTEST[h])), runs.get((h, kib, WRITER[h]))
+            if fastest and writer:
+                pairs[h] = (fastest, writer)
+                lo, hi = interval(lambda: resampled(fastest, writer, rng))
+                cells[h] = (ratio(fastest, writer), lo, hi, min(len(fastest), len(writer)))
+        if not cells:
+            continue
+        text = ["%.2f (%.2f-%.2f), %d runs" % cells[h] if h in cells else "-" for h in ("post", "ours")]
+        agree = "-"
+        if len(cells) == 2:
+            lo, hi = interval(lambda: resampled(*pairs["post"], rng) / resampled(*pairs["ours"], rng))
+            agree = "%.2f (%.2f-%.2f)" % (cells["post"][0] / cells["ours"][0], lo, hi)
+        lines.append("%-6s %-30s %-30s %s" % ("%dk" % kib, text[0], text[1], agree))
+    if not lines:
+        sys.exit("no runs of both writers in %s: not logs of scripts/seed-mmap-harness.sh" % ", ".join(paths))
+    print("Sluice::MappedWriter / MmapFileExt unboxed unsafe (the post's fastest), existing file, from %d log(s):"
+          % len(paths))
+    print("medians of every run in them (runs per row), 95%% bootstrap interval (%d resamples of each row's runs)"
+          % RESAMPLES)
+    print("%-6s %-30s %-30s %s" % ("", "the post's harness", "sluice bench jruby", "agreement (post / ours)"))
+    print("\n".join(lines))
+    # New files in ours only: the post's new-file pass is its rehearsal, which is not compared (docs/jruby.md).
+    fresh = []
+    for kib in sorted({k for h, k, _ in runs if h == "ours-new"}):
+        fastest = runs.get(("ours-new", kib, FASTEST["ours-new"]))
+        writer = runs.get(("ours-new", kib, WRITER["ours-new"]))
+        if fastest and writer:
+            lo, hi = interval(lambda: resampled(fastest, writer, rng))
+            fresh.append("%-6s %.2f (%.2f-%.2f), %d runs"
+                         % ("%dk" % kib, ratio(fastest, writer), lo, hi, min(len(fastest), len(writer))))
+    if fresh:
+        print("new file, sluice bench jruby (the post's new-file pass, its rehearsal, is not compared):")
+        print("\n".join(fresh))
+        # What a new-file run costs depends on what the run before it left freed (docs/jruby.md): by that row.
+        by = after(paths)
+        rows = sorted({r for _, r, _ in by})
+        print("new file, sluice bench jruby, median seconds (runs) by the row that wrote the file just before, all "
+              "chunk sizes:")
+        print("%-28s %s" % ("", " ".join("%-24s" % ("after " + r)[:24] for r in rows)))
+        for row in rows:
+            cells = []
+            for prev in rows:
+                t = [x for (_, r, p), v in by.items() if r == row and p == prev for x in v]
+                cells.append("%-24s" % ("%.2f (%d)" % (statistics.median(t), len(t)) if t else "-"))
+            print("%-28s %s" % (row, " ".join(cells)))
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,122 @@
+package io.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * scripts/seed-mmap-pool.py on logs written as scripts/seed-mmap-harness.sh writes its standard error: the post's
+ * harness's lines and `sluice bench jruby`'s, with times chosen so that the pooled medians are known.
+ */
+class SeedMmapPoolScriptTest {
+    private static final Path SCRIPT = Path.of("").toAbsolutePath().getParent().resolve("scripts/seed-mmap-pool.py");
+
+    /** The post's harness's line for one measured pass, as the harness script prints it. */
+    private static String post(int round, int kib, String row, double seconds) {
+        String label = row.startsWith("ruby File") ? row + ", " + kib + "k String" : row + ", " + kib + "k ruby String";
+        return String.format(java.util.Locale.ROOT, "  round %d  new file    1.000s  | %-52s %f   %f   %f (  %f)",
+                round, label, 0.2, 0.05, 0.25, seconds);
+    }
+
+    /** `sluice bench jruby`'s line for one timed run. */
+    private static String ours(String file, int kib, String row, int round, double seconds) {
+        return String.format(java.util.Locale.ROOT, "  seqwrite  %-6s %7d  %-28s round %-7d %.3fs real %9.1f MB/s",
+                file, kib * 1024, row, round, seconds, 2097.152 / seconds);
+    }
+
+    private static Result run(Path... logs) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("python3", SCRIPT.toString()));
+        for (Path l : logs) {
+            command.add(l.toString());
+        }
+        Process p;
+        try {
+            p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            assumeTrue(false, "no python3 here: " + e.getMessage());
+            throw e;
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), out);
+        return new Result(p.exitValue(), out);
+    }
+
+    private record Result(int exit, String out) {}
+
+    @Test
+    void twoLogsArePooledIntoOneMedianPerRowWithItsInterval(@TempDir Path tmp) throws Exception {
+        // Log 1: the post's fastest at 1.0 s a pass, MappedWriter at 2.0 s; log 2: 1.0 and 0.5 s. Pooled, each row's
+        // median is the middle of {1.0 x 4} and {2.0, 2.0, 0.5, 0.5, 0.5}: 1.0 / 0.5 = 2.00 by MB/s.
+        Path a = tmp.resolve("a.txt");
+        Path b = tmp.resolve("b.txt");
+        List<String> one = new ArrayList<>(List.of("uptime: 03:05:39 up  2:59",
+                "sluice bench jruby: cached 4k, JVM generation 1 of 1"));
+        List<String> two = new ArrayList<>();
+        for (int r = 1; r <= 2; r++) {
+            one.add(post(r, 4, "ruby File", 3.0));
+            one.add(post(r, 4, "java MmapFileExt, unboxed, unsafe", 1.0));
+            one.add(post(r, 4, "Sluice::MappedWriter", 2.0));
+            two.add(post(r, 4, "java MmapFileExt, unboxed, unsafe", 1.0));
+            two.add(post(r, 4, "Sluice::MappedWriter", 0.5));
+        }
+        two.add(post(3, 4, "Sluice::MappedWriter", 0.5));
+        // Ours: the fastest at 0.30 s, MappedWriter at 0.25 s (1.20); new-file runs (3.0 and 9.0 s) have a table of
+        // their own, and rehearsals do not count.
+        for (int r = 1; r <= 3; r++) {
+            one.add(ours("cached", 4, "MmapFileExt-unboxed-unsafe", r, 0.30));
+            one.add(ours("cached", 4, "Sluice::MappedWriter", r, 0.25));
+            one.add(ours("new", 4, "MmapFileExt-unboxed-unsafe", r, 3.0));
+            one.add(ours("new", 4, "Sluice::MappedWriter", r, 9.0));
+        }
+        one.add("  seqwrite  cached    4096  Sluice::MappedWriter         rehearsal     9.000s real     233.0 MB/s");
+        Files.write(a, one);
+        Files.write(b, two);
+
+        Result r = run(a, b);
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("from 2 log(s)"), r.out());
+        Matcher m = Pattern.compile("(?m)^4k +(\\S+) \\((\\S+)-(\\S+)\\), (\\d+) runs +(\\S+) \\((\\S+)-(\\S+)\\), (\\d+) runs"
+                + " +(\\S+) \\((\\S+)-(\\S+)\\)$").matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertEquals("2.00", m.group(1), r.out());
+        assertEquals("4", m.group(4), "the fewer runs of the two rows: " + r.out());
+        // A resample of MappedWriter's five runs has the median 2.0 (three or more of them drawn as 2.0: about a
+        // third of the resamples) or 0.5, so the ratio is 0.50 or 2.00 and the interval spans both.
+        assertEquals("0.50", m.group(2), r.out());
+        assertEquals("2.00", m.group(3), r.out());
+        assertEquals("1.20", m.group(5), r.out());
+        assertEquals("1.20", m.group(6), "every run the same: no spread to draw from: " + r.out());
+        assertEquals("3", m.group(8), r.out());
+        assertEquals("1.67", m.group(9), "2.00 / 1.20: " + r.out());
+        assertTrue(Pattern.compile("(?m)^new file, .*\n4k +0\\.33 \\(0\\.33-0\\.33\\), 3 runs$").matcher(r.out()).find(),
+                r.out());
+        // No 1k or 16k runs in these logs: no lines for them.
+        assertTrue(!r.out().contains("\n1k ") && !r.out().contains("\n16k "), r.out());
+        // The same logs give the same intervals.
+        assertEquals(r.out(), run(a, b).out());
+    }
+
+    @Test
+    void aFileWithoutRunsOfBothWritersIsRefusedByName(@TempDir Path tmp) throws Exception {
+        Path notALog = Files.writeString(tmp.resolve("notes.txt"), "nothing measured here\n");
+        Result r = run(notALog);
+        assertNotEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("no runs of both writers in " + notALog), r.out());
+        Result none = run();
+        assertNotEquals(0, none.exit(), none.out());
+        assertTrue(none.out().contains("seed-mmap-pool.py LOG..."), none.out());
+    }
+}
