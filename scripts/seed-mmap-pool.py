@@ -8,6 +8,10 @@ with a 95% bootstrap interval, in the post's harness and in `sluice bench jruby`
 On a noisy machine one run of the harness script gives each row 9 or 15 runs a cell, and their medians move by more
 than the 10% the two harnesses are asked to agree within; the interval says how far. Logs of the same commands
 (the same --size and --heap) can be pooled: every run is one sample of the same two writers.
+
+Then the new-file runs of `sluice bench jruby` alone: the same ratio, and each row's median seconds by the row whose
+run came just before it (on a VM that hands free memory back to its host, a new file's cost depends on what the
+delete before it freed; docs/jruby.md).
 """
 import random
 import re
@@ -20,8 +24,6 @@ FASTEST = {"post": "java MmapFileExt, unboxed, unsafe", "ours": "MmapFileExt-unb
            "ours-new": "MmapFileExt-unboxed-unsafe"}
 WRITER = {"post": "Sluice::MappedWriter", "ours": "Sluice::MappedWriter", "ours-new": "Sluice::MappedWriter"}
 RESAMPLES = 2000
-
-
 AFTER = re.compile(r"\s+seqwrite\s+(cached|new)\s+(\d+)\s+(\S+)\s+(?:round \d+|rehearsal)\s+([\d.]+)s real")
 
 
@@ -118,7 +120,7 @@ def main(paths):
         print("\n".join(fresh))
         # What a new-file run costs depends on what the run before it left freed (docs/jruby.md): by that row.
         by = after(paths)
-        rows = sorted({r for _, r, _ in by})
+        rows = sorted({r for _, r, _ in by} | {p for _, _, p in by})
         print("new file, sluice bench jruby, median seconds (runs) by the row that wrote the file just before, all "
               "chunk sizes:")
         print("%-28s %s" % ("", " ".join("%-24s" % ("after " + r)[:24] for r in rows)))

@@ -88,7 +88,8 @@ class SeedMmapPoolScriptTest {
         Result r = run(a, b);
         assertEquals(0, r.exit(), r.out());
         assertTrue(r.out().contains("from 2 log(s)"), r.out());
-        Matcher m = Pattern.compile("(?m)^4k +(\\S+) \\((\\S+)-(\\S+)\\), (\\d+) runs +(\\S+) \\((\\S+)-(\\S+)\\), (\\d+) runs"
+        Matcher m = Pattern.compile("(?m)^4k +(\\S+) \\((\\S+)-(\\S+)\\), (\\d+) runs"
+                + " +(\\S+) \\((\\S+)-(\\S+)\\), (\\d+) runs"
                 + " +(\\S+) \\((\\S+)-(\\S+)\\)$").matcher(r.out());
         assertTrue(m.find(), r.out());
         assertEquals("2.00", m.group(1), r.out());
@@ -101,8 +102,12 @@ class SeedMmapPoolScriptTest {
         assertEquals("1.20", m.group(6), "every run the same: no spread to draw from: " + r.out());
         assertEquals("3", m.group(8), r.out());
         assertEquals("1.67", m.group(9), "2.00 / 1.20: " + r.out());
-        assertTrue(Pattern.compile("(?m)^new file, .*\n4k +0\\.33 \\(0\\.33-0\\.33\\), 3 runs$").matcher(r.out()).find(),
-                r.out());
+        Pattern newFiles = Pattern.compile("(?m)^new file, .*\n4k +0\\.33 \\(0\\.33-0\\.33\\), 3 runs$");
+        assertTrue(newFiles.matcher(r.out()).find(), r.out());
+        // By predecessor: each of MappedWriter's new-file runs came just after the fastest's; the fastest's came after
+        // cached-file runs, which do not count.
+        assertTrue(Pattern.compile("(?m)^Sluice::MappedWriter +9\\.00 \\(3\\) +- *$").matcher(r.out()).find(), r.out());
+        assertTrue(Pattern.compile("(?m)^MmapFileExt-unboxed-unsafe +- +- *$").matcher(r.out()).find(), r.out());
         // No 1k or 16k runs in these logs: no lines for them.
         assertTrue(!r.out().contains("\n1k ") && !r.out().contains("\n16k "), r.out());
         // The same logs give the same intervals.
