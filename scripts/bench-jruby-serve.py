@@ -13,8 +13,9 @@ starts for that row (bench.rb --serve, the jars ./sluice built), warmed up as th
     sleepN    N seconds of nothing
 
 --heap gives the JVM a fixed heap touched at its start, as `bench jruby --heap` does (default 1g; 0: the JVM's own
-sizing); more JVM options go in SLUICE_SERVE_JAVA_OPTS (e.g. -Xlog:gc:file=gc.log). --perf DIR records each run system-wide with `perf record -e cpu-clock` into DIR/run-N.data, so that where a
-slow run's time went can be read with `perf report --comm java`. Each run also prints the /proc/vmstat counters of
+sizing); more JVM options go in SLUICE_SERVE_JAVA_OPTS (e.g. -Xlog:gc:file=gc.log). --perf DIR records each run
+system-wide with `perf record -e cpu-clock` into DIR/run-N.data, so that where a slow run's time went can be read
+with `perf report --comm java`. Each run also prints the /proc/vmstat counters of
 page migration, compaction, reclaim and faults that moved during it.
 
 It is how the runs behind docs/benchmarks/2026-11-27-heap-s9.md were made: the same JVM over the same cached file, one
