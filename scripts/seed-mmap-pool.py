@@ -19,12 +19,12 @@ import statistics
 import sys
 
 POST = re.compile(r"\s+round \d+\s+new file\s+\S+\s+\|\s+(.*?), (\d+)k .*\(\s*([\d.]+)\)\s*$")
-OURS = re.compile(r"\s+seqwrite\s+(cached|new)\s+(\d+)\s+(\S+)\s+round \d+\s+([\d.]+)s real")
-FASTEST = {"post": "java MmapFileExt, unboxed, unsafe", "ours": "MmapFileExt-unboxed-unsafe",
-           "ours-new": "MmapFileExt-unboxed-unsafe"}
-WRITER = {"post": "Sluice::MappedWriter", "ours": "Sluice::MappedWriter", "ours-new": "Sluice::MappedWriter"}
+# One timed run of ours: file kind, bytes per String, row, round (empty for the rehearsal), seconds.
+OURS = re.compile(r"\s+seqwrite\s+(cached|new)\s+(\d+)\s+(\S+)\s+(?:round (\d+)|rehearsal)\s+([\d.]+)s real")
+FASTEST = {"post": "java MmapFileExt, unboxed, unsafe"}
+FASTEST["ours"] = FASTEST["ours-new"] = "MmapFileExt-unboxed-unsafe"
+WRITER = dict.fromkeys(FASTEST, "Sluice::MappedWriter")
 RESAMPLES = 2000
-AFTER = re.compile(r"\s+seqwrite\s+(cached|new)\s+(\d+)\s+(\S+)\s+(?:round \d+|rehearsal)\s+([\d.]+)s real")
 
 
 def after(paths):
@@ -34,12 +34,12 @@ def after(paths):
         before = None
         with open(path) as f:
             for line in f:
-                m = AFTER.match(line)
+                m = OURS.match(line)
                 if not m:
                     continue
                 kind, chunk, row = m.group(1), int(m.group(2)), m.group(3)
-                if kind == "new" and before and before[0] == chunk and "rehearsal" not in line:
-                    runs.setdefault((chunk // 1024, row, before[1]), []).append(float(m.group(4)))
+                if kind == "new" and before and before[0] == chunk and m.group(4):
+                    runs.setdefault((chunk // 1024, row, before[1]), []).append(float(m.group(5)))
                 before = (chunk, row) if kind == "new" else None
     return runs
 
@@ -55,9 +55,9 @@ def read(paths):
                     runs.setdefault(("post", int(m.group(2)), m.group(1)), []).append(float(m.group(3)))
                     continue
                 m = OURS.match(line)
-                if m:
+                if m and m.group(4):
                     harness = "ours" if m.group(1) == "cached" else "ours-new"
-                    runs.setdefault((harness, int(m.group(2)) // 1024, m.group(3)), []).append(float(m.group(4)))
+                    runs.setdefault((harness, int(m.group(2)) // 1024, m.group(3)), []).append(float(m.group(5)))
     return runs
 
 
