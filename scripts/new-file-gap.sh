@@ -5,7 +5,7 @@
 #   scripts/new-file-gap.sh [--size MIB] [--dir DIR] GAP...      e.g. scripts/new-file-gap.sh 0.2 10 0.2 10
 #
 # On a VM whose balloon device reports free pages to the host (virtio-balloon's free page reporting: the kernel hands
-# memory that has been free for about two seconds back to the host), a new file written right after the delete gets
+# memory that has been free for a second or two back to the host), a new file written right after the delete can get
 # the pages the delete freed, which the host still backs; after a longer gap they are the host's again, and their
 # first touch costs a fault in the host, counted here as the writer's system time. `sluice bench jruby`'s new-file
 # cells, and the rehearsal of the mmap post's harness, write new files at gaps that vary from run to run.
