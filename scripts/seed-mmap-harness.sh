@@ -4,7 +4,7 @@
 # JRuby the build fetches and a JDK 22+; then `sluice bench jruby` on the same rows and sizes; then both side by side.
 #
 #   scripts/seed-mmap-harness.sh CHECKOUT [--size BYTES] [--rounds N] [--forks N] [--rows short|all] [--heap SIZE]
-#                                [--dir DIR]
+#                                [--dir DIR] [--protocol settled|rakefile]
 #
 #   CHECKOUT   a clone of https://github.com/colinsurprenant/jruby-mmap-benchmark (nothing in it is written)
 #   --size     bytes per pass (default 2097152000, the post's); smaller runs are for checking the script
@@ -18,19 +18,31 @@
 #              The post's timed loop allocates on every write; a heap left to grow takes that memory fresh inside
 #              the timed pass, which on a VM is the host's work landing on whichever row grew it.
 #   --dir      where the work directory (compiled classes, the files written) goes (default: the temp directory)
+#   --protocol settled (default): before each row's JVM the page cache's dirty pages are written out (sync), and the
+#              rows take turns leading a round; rakefile: the rows in the post's order every round (its Rakefile's:
+#              ruby File first), nothing flushed between them, as the post ran them
 #
 # The post's harness runs Benchmark.bmbm: a rehearsal pass to a new file, then the measured pass over the file the
 # rehearsal wrote. Only the measured pass (an existing file) is compared. The rehearsal's new-file figures are
 # printed but are not reliable on a VM: the system time of the fresh pages lands on whichever writer runs after Ruby
 # File, in this harness and across rows. New files are measured the way `sluice bench jruby` does (the "new" cells
 # of its table): the file deleted before every timed run, the rows taking turns.
+#
+# Why settled: in the post's order, MmapFileExt always runs right after ruby File, whose 2,000 MB (a file kept, so
+# its pages must reach the disk) are still dirty. Its own rehearsal adds 2,000 MB more, past the kernel's background
+# writeback threshold (vm.dirty_background_ratio, 10% of free memory here), so the flusher wrote 2.9-3.7 GiB during
+# MmapFileExt's JVM, on the other of two cores. The row after it deletes its file (the harness reuses test_data.mmap),
+# dropping those dirty pages unwritten: 16-650 MiB were written during Sluice::MappedWriter's JVM. That order
+# handicapped the post's fastest writer, not ours: at 1 KiB its measured pass took 0.29-0.74 s so, 0.21 s with a sync
+# before each row (docs/benchmarks/2026-11-27-settled-s11.md). Each round line says how much was written back during
+# that row's JVM.
 set -euo pipefail
 
-usage() { sed -n '6,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 checkout=$(cd "$1" && pwd) || exit 2
 shift
-size=2097152000 rounds=3 forks= rows=short heap=1g dir=${TMPDIR:-/tmp}
+size=2097152000 rounds=3 forks= rows=short heap=1g dir=${TMPDIR:-/tmp} protocol=settled
 while [ $# -gt 0 ]; do
   case "$1" in
     --size) size=$2; shift 2 ;;
@@ -39,6 +51,7 @@ while [ $# -gt 0 ]; do
     --rows) rows=$2; shift 2 ;;
     --heap) heap=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
+    --protocol) protocol=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -46,6 +59,7 @@ done
 forks=${forks:-$rounds}
 [[ $forks =~ ^[1-9][0-9]*$ ]] && (( forks <= rounds )) || { echo "--forks takes 1 to --rounds ($rounds): $forks" >&2; exit 2; }
 [ "$rows" = short ] || [ "$rows" = all ] || { echo "--rows is short or all, not $rows" >&2; exit 2; }
+[ "$protocol" = settled ] || [ "$protocol" = rakefile ] || { echo "--protocol is settled or rakefile, not $protocol" >&2; exit 2; }
 # The same text goes to java's -Xms and -Xmx and to `sluice bench jruby --heap`: a number and k, m or g.
 [[ $heap =~ ^[0-9]+[kmg]?$ ]] || { echo "--heap takes a size such as 512m or 1g, or 0: $heap" >&2; exit 2; }
 heap_flags=()
@@ -87,14 +101,29 @@ if [ ${#heap_flags[@]} -gt 0 ]; then
 else
   echo "every JVM of both harnesses: the JVM's own heap sizing"
 fi
+if [ "$protocol" = settled ]; then
+  echo "settled: dirty pages written out (sync) before each row's JVM; the rows take turns leading a round"
+else
+  echo "as the post's Rakefile runs them: its order every round, nothing flushed between rows"
+fi
 echo "uptime: $(uptime)"
 echo
-# One line per run: chunk, row, rehearsal (new file) seconds, measured (existing file) seconds and CPU seconds.
+# Pages written to storage so far (4 KiB each), for the MiB written back during each row's JVM.
+written() { awk '$1 == "nr_written" { print $2 }' /proc/vmstat 2>/dev/null || true; }
+# One line per run: chunk, row, rehearsal (new file) seconds, measured (existing file) seconds, CPU seconds and MiB
+# written back while its JVM ran (empty where /proc/vmstat does not say).
 samples="$work/samples.tsv"
 : > "$samples"
 for round in $(seq 1 "$rounds"); do
+  order=("${names[@]}")
+  if [ "$protocol" = settled ]; then
+    lead=$(( (round - 1) % ${#names[@]} ))
+    order=("${names[@]:lead}" "${names[@]:0:lead}")
+  fi
   for kib in "${chunks[@]}"; do
-    for name in "${names[@]}"; do
+    for name in "${order[@]}"; do
+      [ "$protocol" = rakefile ] || sync
+      w0=$(written)
       out=$(cd "$work" && "$jdk/bin/java" --enable-native-access=ALL-UNNAMED ${heap_flags[@]+"${heap_flags[@]}"} -cp "$cp" org.jruby.Main \
               "$here/scripts/seed-mmap-harness-row.rb" "$checkout" "$kib" "$name" "$size" 2>&1) || {
         echo "$out" >&2; echo "the row '$name' (${kib}k) failed" >&2; exit 1; }
@@ -105,9 +134,13 @@ for round in $(seq 1 "$rounds"); do
       # And the measured pass's CPU seconds (user + system, the whole process), which waiting on a busy machine
       # does not inflate.
       cpu=$(grep -F "$name" <<<"$out" | tail -1 | awk '{print $(NF-2)}')
-      printf '%s\t%s\t%s\t%s\t%s\n' "$kib" "$name" "$rehearsal" "$measured" "$cpu" >> "$samples"
+      w1=$(written)
+      wb=""
+      [ -n "$w0" ] && [ -n "$w1" ] && wb=$(( (w1 - w0) / 256 ))
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$kib" "$name" "$rehearsal" "$measured" "$cpu" "$wb" >> "$samples"
       # Its own line for the measured pass, as the post's harness prints it.
-      printf '  round %d  new file %8.3fs  | %s\n' "$round" "$rehearsal" "$(grep -F "$name" <<<"$out" | tail -1)" >&2
+      printf '  round %d  new file %8.3fs  written back %6s MiB  | %s\n' "$round" "$rehearsal" "${wb:--}" \
+        "$(grep -F "$name" <<<"$out" | tail -1)" >&2
     done
   done
 done
@@ -128,6 +161,7 @@ awk -F'\t' -v size="$size" -v json="$json" '
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
   { old[$1 SUBSEP $2] = old[$1 SUBSEP $2] " " size / $4 / 1e6; cpu[$1 SUBSEP $2] = cpu[$1 SUBSEP $2] " " $5
+    if ($6 != "") wb[$1 SUBSEP $2] = wb[$1 SUBSEP $2] " " $6
  fresh[$1 SUBSEP $2] = fresh[$1 SUBSEP $2] " " size / $3 / 1e6
     if (!($2 in seen)) { seen[$2] = 1; order[++rows] = $2 } }
   END {
@@ -179,6 +213,13 @@ awk -F'\t' -v size="$size" -v json="$json" '
       a = ourscpu["cached" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]; b = ourscpu["cached" SUBSEP kib SUBSEP "Sluice::MappedWriter"]
       lo = lo (b > 0 ? sprintf(" %10.2f", a / b) : sprintf(" %10s", "-")) }
     print lp; print lo
+    print ""
+    print "MiB the kernel wrote back while each row'"'"'s JVM ran in the post'"'"'s harness (medians): the flusher'"'"'s work on"
+    print "the other core while the row wrote"
+    for (r = 1; r <= rows; r++) { n = order[r]; line = sprintf("%-36s", n)
+      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1)
+        line = line ((kib SUBSEP n) in wb ? sprintf(" %10.0f", median(wb[kib SUBSEP n])) : sprintf(" %10s", "-")) }
+      print line }
     print ""
     print "New file, MB/s: sluice bench jruby (new: the file deleted before each timed run, the rows taking turns)"
     for (r = 1; r <= rows; r++) { n = order[r]; line = sprintf("%-36s", n)

@@ -18,7 +18,7 @@ import re
 import statistics
 import sys
 
-POST = re.compile(r"\s+round \d+\s+new file\s+\S+\s+\|\s+(.*?), (\d+)k .*\(\s*([\d.]+)\)\s*$")
+POST = re.compile(r"\s+round \d+\s+new file\s+\S+\s+(?:written back\s+\S+ MiB\s+)?\|\s+(.*?), (\d+)k .*\(\s*([\d.]+)\)\s*$")
 # One timed run of ours: file kind, bytes per String, row, round (empty for the rehearsal), seconds.
 OURS = re.compile(r"\s+seqwrite\s+(cached|new)\s+(\d+)\s+(\S+)\s+(?:round (\d+)|rehearsal)\s+([\d.]+)s real")
 FASTEST = {"post": "java MmapFileExt, unboxed, unsafe"}
