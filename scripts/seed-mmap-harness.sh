@@ -28,14 +28,14 @@
 # File, in this harness and across rows. New files are measured the way `sluice bench jruby` does (the "new" cells
 # of its table): the file deleted before every timed run, the rows taking turns.
 #
-# Why settled: in the post's order, MmapFileExt always runs right after ruby File, whose 2,000 MB (a file kept, so
-# its pages must reach the disk) are still dirty. Its own rehearsal adds 2,000 MB more, past the kernel's background
-# writeback threshold (vm.dirty_background_ratio, 10% of free memory here), so the flusher wrote 2.9-3.7 GiB during
-# MmapFileExt's JVM, on the other of two cores. The row after it deletes its file (the harness reuses test_data.mmap),
-# dropping those dirty pages unwritten: 16-650 MiB were written during Sluice::MappedWriter's JVM. That order
-# handicapped the post's fastest writer, not ours: at 1 KiB its measured pass took 0.29-0.74 s so, 0.21 s with a sync
-# before each row (docs/benchmarks/2026-11-27-settled-s11.md). Each round line says how much was written back during
-# that row's JVM.
+# Why settled: in the post's order, MmapFileExt always runs right after ruby File, whose 2,000 MB (a file kept, so its
+# pages must reach the disk) are still dirty. Its own rehearsal adds 2,000 MB more, past the kernel's background
+# writeback threshold (vm.dirty_background_ratio: 10% of the memory that can hold them), so the flusher wrote
+# 2,428-2,916 MiB (medians) during MmapFileExt's JVM, on the other of two cores. The row after it deletes its file
+# (the harness reuses test_data.mmap), dropping those dirty pages unwritten: 236-560 MiB were written during
+# Sluice::MappedWriter's. That order handicapped the post's fastest writer, not ours: MappedWriter / MmapFileExt read
+# 1.04 / 1.43 / 1.29 at 1k / 4k / 16k in it, 0.92 / 0.87 / 1.01 settled (docs/benchmarks/2026-11-27-settled-s11.md).
+# Each round line says how much was written back during that row's JVM.
 set -euo pipefail
 
 usage() { sed -n '6,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -101,6 +101,8 @@ if [ ${#heap_flags[@]} -gt 0 ]; then
 else
   echo "every JVM of both harnesses: the JVM's own heap sizing"
 fi
+# Standard error says it too, for scripts/seed-mmap-pool.py, which pools only runs of one protocol.
+echo "protocol: $protocol" >&2
 if [ "$protocol" = settled ]; then
   echo "settled: dirty pages written out (sync) before each row's JVM; the rows take turns leading a round"
 else

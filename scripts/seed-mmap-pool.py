@@ -9,6 +9,10 @@ On a noisy machine one run of the harness script gives each row 9 or 15 runs a c
 than the 10% the two harnesses are asked to agree within; the interval says how far. Logs of the same commands
 (the same --size and --heap) can be pooled: every run is one sample of the same two writers.
 
+Logs say which protocol the harness script ran the post's rows by (its --protocol; logs from before the option
+say nothing and were the post's Rakefile order, nothing flushed between rows: rakefile). Runs of different protocols
+are not samples of the same thing, so logs of both are refused.
+
 Then the new-file runs of `sluice bench jruby` alone: the same ratio, and each row's median seconds by the row whose
 run came just before it (on a VM that hands free memory back to its host, a new file's cost depends on what the
 delete before it freed; docs/jruby.md).
@@ -18,7 +22,9 @@ import re
 import statistics
 import sys
 
-POST = re.compile(r"\s+round \d+\s+new file\s+\S+\s+(?:written back\s+\S+ MiB\s+)?\|\s+(.*?), (\d+)k .*\(\s*([\d.]+)\)\s*$")
+# One measured pass of the post's harness: row, KiB per String, seconds. Logs from before --protocol lack the MiB.
+POST = re.compile(r"\s+round \d+\s+new file\s+\S+\s+(?:written back\s+\S+ MiB\s+)?\|\s+(.*?), (\d+)k "
+                  r".*\(\s*([\d.]+)\)\s*$")
 # One timed run of ours: file kind, bytes per String, row, round (empty for the rehearsal), seconds.
 OURS = re.compile(r"\s+seqwrite\s+(cached|new)\s+(\d+)\s+(\S+)\s+(?:round (\d+)|rehearsal)\s+([\d.]+)s real")
 FASTEST = {"post": "java MmapFileExt, unboxed, unsafe"}
@@ -76,9 +82,25 @@ def interval(draw):
     return r[int(0.025 * RESAMPLES)], r[int(0.975 * RESAMPLES) - 1]
 
 
+PROTOCOL = re.compile(r"protocol: (\S+)$")
+
+
+def protocol(path):
+    """The harness script's --protocol for a log: its "protocol:" line, or rakefile (the order before the option)."""
+    with open(path) as f:
+        for line in f:
+            m = PROTOCOL.match(line)
+            if m:
+                return m.group(1)
+    return "rakefile"
+
+
 def main(paths):
     if not paths:
         sys.exit(__doc__.split("\n\n")[1].strip())
+    kinds = {p: protocol(p) for p in paths}
+    if len(set(kinds.values())) > 1:
+        sys.exit("logs of different protocols, not pooled: " + ", ".join("%s (%s)" % kv for kv in kinds.items()))
     runs = read(paths)
     rng = random.Random(42)  # the same logs give the same intervals
     lines = []
@@ -100,8 +122,8 @@ def main(paths):
         lines.append("%-6s %-30s %-30s %s" % ("%dk" % kib, text[0], text[1], agree))
     if not lines:
         sys.exit("no runs of both writers in %s: not logs of scripts/seed-mmap-harness.sh" % ", ".join(paths))
-    print("Sluice::MappedWriter / MmapFileExt unboxed unsafe (the post's fastest), existing file, from %d log(s):"
-          % len(paths))
+    print("Sluice::MappedWriter / MmapFileExt unboxed unsafe (the post's fastest), existing file, from %d log(s),"
+          " protocol %s:" % (len(paths), kinds[paths[0]]))
     print("medians of every run in them (runs per row), 95%% bootstrap interval (%d resamples of each row's runs)"
           % RESAMPLES)
     print("%-6s %-30s %-30s %s" % ("", "the post's harness", "sluice bench jruby", "agreement (post / ours)"))

@@ -51,6 +51,14 @@ class SeedMmapHarnessScriptTest {
         assertTrue(out.contains("medians of 2 rounds from 2 JVMs per row"), out);
         assertTrue(out.contains("Unreliable on a VM"), out);
         assertTrue(out.contains("sluice bench jruby's own table:"), out);
+        // Settled by default: said on standard error for the pool script, and in the header. Round 2 is led by the
+        // second row, so the post's fastest writer's 1k run comes first in it.
+        assertTrue(out.contains("protocol: settled\n"), out);
+        assertTrue(out.contains("settled: dirty pages written out (sync) before each row's JVM"), out);
+        assertTrue(Pattern.compile("(?m)^  round 1 .*\n  round 2  new file +[0-9.]+s  written back +[0-9]+ MiB  \\| "
+                + "java MmapFileExt, unboxed, unsafe, 1k").matcher(out).find(), out);
+        assertTrue(Pattern.compile("(?m)^MiB the kernel wrote back .*\n.*\n(.* +[0-9]+ +[0-9]+ +[0-9]+\n){3}")
+                .matcher(out).find(), out);
         // Nothing left behind but the test's own log.
         try (var s = Files.list(tmp)) {
             assertEquals(1, s.count(), out);

@@ -115,6 +115,42 @@ class SeedMmapPoolScriptTest {
     }
 
     @Test
+    void logsOfOneProtocolArePooledAndLogsOfTwoAreRefused(@TempDir Path tmp) throws Exception {
+        // Settled logs: a "protocol:" line, and round lines that say the MiB written back during each row's JVM.
+        Path a = tmp.resolve("settled-a.txt");
+        Path b = tmp.resolve("settled-b.txt");
+        Path old = tmp.resolve("before-the-option.txt");
+        List<String> settled = new ArrayList<>(List.of("protocol: settled"));
+        List<String> rakefile = new ArrayList<>();
+        for (int r = 1; r <= 3; r++) {
+            String fastest = post(r, 16, "java MmapFileExt, unboxed, unsafe", 1.0);
+            String writer = post(r, 16, "Sluice::MappedWriter", 0.8);
+            settled.add(fastest.replace("  | ", "  written back     12 MiB  | "));
+            settled.add(writer.replace("  | ", "  written back      0 MiB  | "));
+            rakefile.add(post(r, 16, "java MmapFileExt, unboxed, unsafe", 1.0));
+            rakefile.add(post(r, 16, "Sluice::MappedWriter", 0.8));
+        }
+        Files.write(a, settled);
+        Files.write(b, settled);
+        Files.write(old, rakefile);
+
+        Result pooled = run(a, b);
+        assertEquals(0, pooled.exit(), pooled.out());
+        assertTrue(pooled.out().contains("from 2 log(s), protocol settled:"), pooled.out());
+        // 1.0 / 0.8 by seconds, six runs a row from the two logs.
+        assertTrue(Pattern.compile("(?m)^16k +1\\.25 \\(1\\.25-1\\.25\\), 6 runs").matcher(pooled.out()).find(),
+                pooled.out());
+        // A log without the line came from before --protocol: the post's Rakefile order.
+        Result alone = run(old);
+        assertEquals(0, alone.exit(), alone.out());
+        assertTrue(alone.out().contains("from 1 log(s), protocol rakefile:"), alone.out());
+        Result mixed = run(a, old);
+        assertNotEquals(0, mixed.exit(), mixed.out());
+        assertTrue(mixed.out().contains("logs of different protocols, not pooled: " + a + " (settled), " + old
+                + " (rakefile)"), mixed.out());
+    }
+
+    @Test
     void aFileWithoutRunsOfBothWritersIsRefusedByName(@TempDir Path tmp) throws Exception {
         Path notALog = Files.writeString(tmp.resolve("notes.txt"), "nothing measured here\n");
         Result r = run(notALog);
