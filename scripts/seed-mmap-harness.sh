@@ -31,11 +31,11 @@
 # Why settled: in the post's order, MmapFileExt always runs right after ruby File, whose 2,000 MB (a file kept, so its
 # pages must reach the disk) are still dirty. Its own rehearsal adds 2,000 MB more, past the kernel's background
 # writeback threshold (vm.dirty_background_ratio: 10% of the memory that can hold them), so the flusher wrote
-# 2,428-2,916 MiB (medians) during MmapFileExt's JVM, on the other of two cores. The row after it deletes its file
-# (the harness reuses test_data.mmap), dropping those dirty pages unwritten: 236-560 MiB were written during
-# Sluice::MappedWriter's. That order handicapped the post's fastest writer, not ours: MappedWriter / MmapFileExt read
-# 1.04 / 1.43 / 1.29 at 1k / 4k / 16k in it, 0.92 / 0.87 / 1.01 settled (docs/benchmarks/2026-11-27-settled-s11.md).
-# Each round line says how much was written back during that row's JVM.
+# 2,428-2,916 MiB (medians per chunk size) during MmapFileExt's JVM, on the other of two cores. The row after it
+# deletes its file (the harness reuses test_data.mmap), dropping those dirty pages unwritten: 236-560 MiB were written
+# during Sluice::MappedWriter's. That order handicapped the post's fastest writer, not ours: MappedWriter /
+# MmapFileExt read 1.04 / 1.43 / 1.29 at 1k / 4k / 16k in it, 0.94 / 0.90 / 0.99 settled (three runs pooled;
+# docs/benchmarks/2026-11-27-settled-s11.md). Each round line says how much was written back during that row's JVM.
 set -euo pipefail
 
 usage() { sed -n '6,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
