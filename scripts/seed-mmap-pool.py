@@ -82,6 +82,15 @@ def interval(draw):
     return r[int(0.025 * RESAMPLES)], r[int(0.975 * RESAMPLES) - 1]
 
 
+def cell(fastest, writer, rng):
+    """The ratio, its interval and the fewer runs of the two rows, as the tables print them."""
+    lo, hi = interval(lambda: resampled(fastest, writer, rng))
+    return ratio(fastest, writer), lo, hi, min(len(fastest), len(writer))
+
+
+CELL = "%.2f (%.2f-%.2f), %d runs"
+
+
 PROTOCOL = re.compile(r"protocol: (\S+)$")
 
 
@@ -110,11 +119,10 @@ def main(paths):
             fastest, writer = runs.get((h, kib, FASTEST[h])), runs.get((h, kib, WRITER[h]))
             if fastest and writer:
                 pairs[h] = (fastest, writer)
-                lo, hi = interval(lambda: resampled(fastest, writer, rng))
-                cells[h] = (ratio(fastest, writer), lo, hi, min(len(fastest), len(writer)))
+                cells[h] = cell(fastest, writer, rng)
         if not cells:
             continue
-        text = ["%.2f (%.2f-%.2f), %d runs" % cells[h] if h in cells else "-" for h in ("post", "ours")]
+        text = [CELL % cells[h] if h in cells else "-" for h in ("post", "ours")]
         agree = "-"
         if len(cells) == 2:
             lo, hi = interval(lambda: resampled(*pairs["post"], rng) / resampled(*pairs["ours"], rng))
@@ -134,9 +142,7 @@ def main(paths):
         fastest = runs.get(("ours-new", kib, FASTEST["ours-new"]))
         writer = runs.get(("ours-new", kib, WRITER["ours-new"]))
         if fastest and writer:
-            lo, hi = interval(lambda: resampled(fastest, writer, rng))
-            fresh.append("%-6s %.2f (%.2f-%.2f), %d runs"
-                         % ("%dk" % kib, ratio(fastest, writer), lo, hi, min(len(fastest), len(writer))))
+            fresh.append("%-6s " % ("%dk" % kib) + CELL % cell(fastest, writer, rng))
     if fresh:
         print("new file, sluice bench jruby (the post's new-file pass, its rehearsal, is not compared):")
         print("\n".join(fresh))
@@ -152,6 +158,7 @@ def main(paths):
                 t = [x for (_, r, p), v in by.items() if r == row and p == prev for x in v]
                 cells.append("%-24s" % ("%.2f (%d)" % (statistics.median(t), len(t)) if t else "-"))
             print("%-28s %s" % (row, " ".join(cells)))
+
 
 if __name__ == "__main__":
     main(sys.argv[1:])
