@@ -8,7 +8,7 @@
 #   jruby seed-mmap-harness-row.rb CHECKOUT CHUNK_KIB ROW [SIZE]
 #
 # ROW is the start of a row's description ("ruby File", "java MmapFileExt, unboxed, unsafe", "Sluice::MappedWriter",
-# ...). Run it in a directory holding target/classes (the post's Java sources compiled there): the harness puts that
+# "MmapFileExt through the row adapter", ...). Run it in a directory holding target/classes (the post's Java sources compiled there): the harness puts that
 # relative path on the class path, and writes its test_data.* files beside it.
 
 require "sluice"
@@ -25,9 +25,30 @@ if size
   MmapTest.const_set(:WRITE_SIZE, Integer(size))
 end
 
+# The control for the adapter: the post's fastest writer behind the same protocol and the same two calls per write
+# (out.writer, then its write) as Sluice::MappedWriter's row, so that its speed against the post's own row of that
+# writer is what the adapter costs. MmapFileExt's own seek maps the file again, as in the post's row.
+class MmapFileExtRow
+  def initialize(path, size)
+    @writer = MmapFileExt.new(path, size)
+  end
+
+  def seek(pos)
+    @writer.seek(pos)
+  end
+
+  attr_reader :writer
+
+  def close
+    @writer.close
+  end
+end
+
 [1, 4, 16].each do |kib|
   MmapTest::TESTS << { desc: "Sluice::MappedWriter, #{kib}k ruby String", class: SluiceMappedWriterRow,
                        buffer: MmapTest::BUFFERS.fetch(kib), write: ->(out, buffer) { out.writer.write(buffer) } }
+  MmapTest::TESTS << { desc: "MmapFileExt through the row adapter, #{kib}k ruby String", class: MmapFileExtRow,
+                       buffer: MmapTest::BUFFERS.fetch(kib), write: ->(out, buffer) { out.writer.unsafe_write(buffer) } }
 end
 
 test = MmapTest::TESTS.find { |t| t[:desc].start_with?(row) && t[:buffer].bytesize == Integer(chunk_kib) * 1024 }

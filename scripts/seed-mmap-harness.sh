@@ -4,7 +4,7 @@
 # JRuby the build fetches and a JDK 22+; then `sluice bench jruby` on the same rows and sizes; then both side by side.
 #
 #   scripts/seed-mmap-harness.sh CHECKOUT [--size BYTES] [--rounds N] [--forks N] [--rows short|all] [--heap SIZE]
-#                                [--dir DIR] [--protocol settled|rakefile]
+#                                [--dir DIR] [--protocol settled|rakefile] [--control]
 #
 #   CHECKOUT   a clone of https://github.com/colinsurprenant/jruby-mmap-benchmark (nothing in it is written)
 #   --size     bytes per pass (default 2097152000, the post's); smaller runs are for checking the script
@@ -21,6 +21,8 @@
 #   --protocol settled (default): before each row's JVM the page cache's dirty pages are written out (sync), and the
 #              rows take turns leading a round; rakefile: the rows in the post's order every round (its Rakefile's:
 #              ruby File first), nothing flushed between them, as the post ran them
+#   --control  one more row in the post's harness: its fastest writer through the adapter our row needs (two calls per
+#              write, out.writer and then its write, where the post's rows make one), to measure what that costs
 #
 # The post's harness runs Benchmark.bmbm: a rehearsal pass to a new file, then the measured pass over the file the
 # rehearsal wrote. Only the measured pass (an existing file) is compared. The rehearsal's new-file figures are
@@ -38,11 +40,11 @@
 # docs/benchmarks/2026-11-27-settled-s11.md). Each round line says how much was written back during that row's JVM.
 set -euo pipefail
 
-usage() { sed -n '6,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 checkout=$(cd "$1" && pwd) || exit 2
 shift
-size=2097152000 rounds=3 forks= rows=short heap=1g dir=${TMPDIR:-/tmp} protocol=settled
+size=2097152000 rounds=3 forks= rows=short heap=1g dir=${TMPDIR:-/tmp} protocol=settled control=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --size) size=$2; shift 2 ;;
@@ -52,6 +54,7 @@ while [ $# -gt 0 ]; do
     --heap) heap=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --protocol) protocol=$2; shift 2 ;;
+    --control) control=1; shift ;;
     *) usage ;;
   esac
 done
@@ -93,6 +96,9 @@ if [ "$rows" = all ]; then
 else
   names=("ruby File" "java MmapFileExt, unboxed, unsafe" "Sluice::MappedWriter")
 fi
+# The adapter's control (seed-mmap-harness-row.rb): in the post's harness only, since ours calls every writer directly.
+adapted="MmapFileExt through the row adapter"
+[ -z "$control" ] || names+=("$adapted")
 
 echo "JRuby mmap post's harness: $checkout ($(git -C "$checkout" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))"
 echo "$(basename "$jruby") on $("$jdk/bin/java" -version 2>&1 | head -1); $size bytes per pass; $rounds JVM(s) per row"
@@ -156,7 +162,7 @@ echo "sluice bench jruby --no-reads --size $size --chunk-sizes 1k,4k,16k --round
   ${only:+--only "$only"} --dir "$work" --json "$json" > "$work/bench-jruby.txt"
 echo
 
-awk -F'\t' -v size="$size" -v json="$json" '
+awk -F'\t' -v size="$size" -v json="$json" -v adapted="$adapted" '
   function median(list,   n, a, i, j, t) {
     n = split(list, a, " ")
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -215,6 +221,19 @@ awk -F'\t' -v size="$size" -v json="$json" '
       a = ourscpu["cached" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]; b = ourscpu["cached" SUBSEP kib SUBSEP "Sluice::MappedWriter"]
       lo = lo (b > 0 ? sprintf(" %10.2f", a / b) : sprintf(" %10s", "-")) }
     print lp; print lo
+    if ((1 SUBSEP adapted) in old) {
+      print ""
+      print "Through the same adapter, in the post'"'"'s harness: our row calls out.writer and then its write, where the post'"'"'s"
+      print "rows make one call, as every row of sluice bench jruby does. The control row puts the post'"'"'s fastest writer"
+      print "behind the same two calls:"
+      printf "%-50s %10s %10s %10s\n", "", "1k", "4k", "16k"
+      la = sprintf("%-50s", "MmapFileExt: through the adapter / direct")
+      lb = sprintf("%-50s", "Sluice::MappedWriter / MmapFileExt, both adapted")
+      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); c = post[kib SUBSEP adapted]
+        la = la sprintf(" %10.2f", c / post[kib SUBSEP "java MmapFileExt, unboxed, unsafe"])
+        lb = lb sprintf(" %10.2f", post[kib SUBSEP "Sluice::MappedWriter"] / c) }
+      print la; print lb
+    }
     print ""
     print "MiB the kernel wrote back while each row'"'"'s JVM ran in the post'"'"'s harness (medians): the flusher'"'"'s work on"
     print "the other core while the row wrote"

@@ -21,7 +21,7 @@ class SeedMmapHarnessScriptTest {
     static final String CHECKOUT_VARIABLE = "SLUICE_SEED_MMAP_CHECKOUT";
 
     @Test
-    void theScriptRunsThePostsHarnessWithOurRowAndPrintsBothTables(@TempDir Path tmp) throws Exception {
+    void theScriptRunsThePostsHarnessWithOurRowAndItsControlAndPrintsBothTables(@TempDir Path tmp) throws Exception {
         String checkout = System.getenv(CHECKOUT_VARIABLE);
         assumeTrue(checkout != null && Files.isRegularFile(Path.of(checkout, "mmap_test.rb")),
                 "no checkout of colinsurprenant/jruby-mmap-benchmark: set " + CHECKOUT_VARIABLE + " to one");
@@ -29,7 +29,7 @@ class SeedMmapHarnessScriptTest {
         Path script = root.resolve("scripts/seed-mmap-harness.sh");
         Path log = tmp.resolve("out.txt");
         Process p = new ProcessBuilder(script.toString(), checkout, "--size", "1048576", "--rounds", "2",
-                "--dir", tmp.toString())
+                "--control", "--dir", tmp.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         assertTrue(p.waitFor(15, TimeUnit.MINUTES), "the script did not finish in 15 minutes");
         String out = Files.readString(log, StandardCharsets.UTF_8);
@@ -39,6 +39,13 @@ class SeedMmapHarnessScriptTest {
         assertTrue(out.contains("Sluice::MappedWriter, 1k ruby String"), out);
         // Both tables, and the ratio from each harness with their agreement, as numbers.
         for (String label : new String[] {"the post's harness", "sluice bench jruby", "agreement (post / ours)"}) {
+            assertTrue(Pattern.compile("(?m)^" + Pattern.quote(label) + " +[0-9.]+ +[0-9.]+ +[0-9.]+$").matcher(out)
+                    .find(), label + "\n" + out);
+        }
+        // The adapter's control row ran in the post's harness, and its two ratios are printed.
+        assertTrue(out.contains("| MmapFileExt through the row adapter, 4k ruby String"), out);
+        for (String label : new String[] {"MmapFileExt: through the adapter / direct",
+                "Sluice::MappedWriter / MmapFileExt, both adapted"}) {
             assertTrue(Pattern.compile("(?m)^" + Pattern.quote(label) + " +[0-9.]+ +[0-9.]+ +[0-9.]+$").matcher(out)
                     .find(), label + "\n" + out);
         }
