@@ -19,7 +19,8 @@
 #              the timed pass, which on a VM is the host's work landing on whichever row grew it.
 #   --dir      where the work directory (compiled classes, the files written) goes (default: the temp directory)
 #   --protocol settled (default): before each row's JVM the page cache's dirty pages are written out (sync), and the
-#              rows take turns leading a round; rakefile: the rows in the post's order every round (its Rakefile's:
+#              rows take turns leading a round, in orders where each row follows every other equally often (over 6
+#              rounds for three rows, 4 for four); rakefile: the rows in the post's order every round (its Rakefile's:
 #              ruby File first), nothing flushed between them, as the post ran them
 #   --control  one more row in the post's harness: its fastest writer through the adapter our row needs (two calls per
 #              write, out.writer and then its write, where the post's rows make one), to measure what that costs
@@ -40,7 +41,7 @@
 # docs/benchmarks/2026-11-27-settled-s11.md). Each round line says how much was written back during that row's JVM.
 set -euo pipefail
 
-usage() { sed -n '6,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 checkout=$(cd "$1" && pwd) || exit 2
 shift
@@ -99,6 +100,18 @@ fi
 # The adapter's control (seed-mmap-harness-row.rb): in the post's harness only, since ours calls every writer directly.
 adapted="MmapFileExt through the row adapter"
 [ -z "$control" ] || names+=("$adapted")
+# Settled rounds take the rows in a Williams design, so that what a row inherits from the one before it (the memory
+# its deleted file freed, a page cache it left) falls on every row alike: the base order 0, 1, n-1, 2, n-2, ...
+# shifted by one each round, each row then following every other once in n rounds; for an odd n, the same orders
+# reversed in the next n rounds make that twice in 2n. (Only leading in turn, as the script did before, left each row
+# behind the same one in almost every round: Sluice::MappedWriter behind MmapFileExt.)
+base=(0) lo=1 hi=$(( ${#names[@]} - 1 ))
+while (( ${#base[@]} < ${#names[@]} )); do
+  base+=("$lo"); lo=$((lo + 1))
+  (( ${#base[@]} < ${#names[@]} )) && { base+=("$hi"); hi=$((hi - 1)); }
+done
+period=${#names[@]}
+(( period % 2 == 0 )) || period=$((period * 2))
 
 echo "JRuby mmap post's harness: $checkout ($(git -C "$checkout" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))"
 echo "$(basename "$jruby") on $("$jdk/bin/java" -version 2>&1 | head -1); $size bytes per pass; $rounds JVM(s) per row"
@@ -110,7 +123,8 @@ fi
 # Standard error says it too, for scripts/seed-mmap-pool.py, which pools only runs of one protocol.
 echo "protocol: $protocol" >&2
 if [ "$protocol" = settled ]; then
-  echo "settled: dirty pages written out (sync) before each row's JVM; the rows take turns leading a round"
+  echo "settled: dirty pages written out (sync) before each row's JVM; the rows take turns leading a round, each"
+  echo "following every other equally often over $period rounds"
 else
   echo "as the post's Rakefile runs them: its order every round, nothing flushed between rows"
 fi
@@ -125,8 +139,14 @@ samples="$work/samples.tsv"
 for round in $(seq 1 "$rounds"); do
   order=("${names[@]}")
   if [ "$protocol" = settled ]; then
-    lead=$(( (round - 1) % ${#names[@]} ))
-    order=("${names[@]:lead}" "${names[@]:0:lead}")
+    # Round k of each period: the base order shifted by k, and in the second half of an odd count's period reversed.
+    k=$(( (round - 1) % period )) order=()
+    for j in "${!base[@]}"; do order+=("${names[(base[j] + k) % ${#names[@]}]}"); done
+    if (( k >= ${#names[@]} )); then
+      for ((j = 0; j < ${#order[@]} / 2; j++)); do
+        t=${order[j]} order[j]=${order[${#order[@]} - 1 - j]} order[${#order[@]} - 1 - j]=$t
+      done
+    fi
   fi
   for kib in "${chunks[@]}"; do
     for name in "${order[@]}"; do

@@ -64,6 +64,12 @@ class SeedMmapHarnessScriptTest {
         assertTrue(out.contains("settled: dirty pages written out (sync) before each row's JVM"), out);
         assertTrue(Pattern.compile("(?m)^  round 1 .*\n  round 2  new file +[0-9.]+s  written back +[0-9]+ MiB  \\| "
                 + "java MmapFileExt, unboxed, unsafe, 1k").matcher(out).find(), out);
+        // In a Williams order: with the control row, round 1 takes the rows 0, 1, 3, 2, so that over four rounds each
+        // follows every other once; only leading in turn would have kept Sluice::MappedWriter behind MmapFileExt.
+        assertTrue(out.contains("each\nfollowing every other equally often over 4 rounds"), out);
+        assertTrue(Pattern.compile("(?m)^  round 1 .*\\| java MmapFileExt, unboxed, unsafe, 1k.*\n  round 1 .*\\| "
+                + "MmapFileExt through the row adapter, 1k.*\n  round 1 .*\\| Sluice::MappedWriter, 1k").matcher(out)
+                .find(), out);
         assertTrue(Pattern.compile("(?m)^MiB the kernel wrote back .*\n.*\n(.* +[0-9]+ +[0-9]+ +[0-9]+\n){3}")
                 .matcher(out).find(), out);
         // Nothing left behind but the test's own log.
