@@ -13,6 +13,10 @@ Logs say which protocol the harness script ran the post's rows by (its --protoco
 say nothing and were the post's Rakefile order, nothing flushed between rows: rakefile). Runs of different protocols
 are not samples of the same thing, so logs of both are refused.
 
+Then the post's measured passes of the two writers by the row whose JVM ran just before (the harness script's settled
+rounds take the rows in a Williams order, so that each follows every other equally often; before that order, in
+turn, Sluice::MappedWriter almost always ran right after MmapFileExt).
+
 Then the new-file runs of `sluice bench jruby` alone: the same ratio, and each row's median seconds by the row whose
 run came just before it (on a VM that hands free memory back to its host, a new file's cost depends on what the
 delete before it freed; docs/jruby.md).
@@ -48,6 +52,39 @@ def after(paths):
                     runs.setdefault((chunk // 1024, row, before[1]), []).append(float(m.group(5)))
                 before = (chunk, row) if kind == "new" else None
     return runs
+
+
+def post_after(paths):
+    """Seconds of the post's measured passes, by (KiB, row, the row whose JVM ran just before, None for a log's first)."""
+    runs = {}
+    for path in paths:
+        before = None
+        with open(path) as f:
+            for line in f:
+                m = POST.match(line)
+                if m:
+                    runs.setdefault((int(m.group(2)), m.group(1), before), []).append(float(m.group(3)))
+                    before = m.group(1)
+    return runs
+
+
+SHORT = {FASTEST["post"]: "MmapFileExt", WRITER["post"]: "MappedWriter",
+         "MmapFileExt through the row adapter": "MmapFileExt adapted"}
+
+
+def by_predecessor(by, keys, label, digits, short=None, prevs=None):
+    """A table of median seconds (runs) from {(key..., the row just before): seconds}: a line per key, a column per
+    row in prevs (by default, every row that came just before); rows named as in short, where it has them."""
+    short = short or {}
+    prevs = prevs or sorted({k[-1] for k in by if k[-1] is not None})
+    print(label)
+    print("%-28s %s" % ("", " ".join("%-24s" % ("after " + short.get(r, r))[:24] for r in prevs)))
+    for key in keys:
+        cells = []
+        for prev in prevs:
+            t = [x for k, v in by.items() if k[:-1] == key and k[-1] == prev for x in v]
+            cells.append("%-24s" % ("%.*f (%d)" % (digits, statistics.median(t), len(t)) if t else "-"))
+        print("%-28s %s" % (" ".join(short.get(x, x) for x in key), " ".join(cells)))
 
 
 def read(paths):
@@ -136,6 +173,12 @@ def main(paths):
           % RESAMPLES)
     print("%-6s %-30s %-30s %s" % ("", "the post's harness", "sluice bench jruby", "agreement (post / ours)"))
     print("\n".join(lines))
+    # What the row before left (the memory its JVM and its files freed) can decide a pass: by that row.
+    before = post_after(paths)
+    keys = [("%dk" % kib, row) for kib in sorted({k for k, _, _ in before}) for row in (FASTEST["post"], WRITER["post"])
+            if any(k == kib and r == row for k, r, _ in before)]
+    by_predecessor({("%dk" % k, r, p): v for (k, r, p), v in before.items()}, keys,
+                   "the post's harness, measured pass, median seconds (runs) by the row whose JVM ran just before:", 3, SHORT)
     # New files in ours only: the post's new-file pass is its rehearsal, which is not compared (docs/jruby.md).
     fresh = []
     for kib in sorted({k for h, k, _ in runs if h == "ours-new"}):
@@ -147,17 +190,12 @@ def main(paths):
         print("new file, sluice bench jruby (the post's new-file pass, its rehearsal, is not compared):")
         print("\n".join(fresh))
         # What a new-file run costs depends on what the run before it left freed (docs/jruby.md): by that row.
-        by = after(paths)
-        rows = sorted({r for _, r, _ in by} | {p for _, _, p in by})
-        print("new file, sluice bench jruby, median seconds (runs) by the row that wrote the file just before, all "
-              "chunk sizes:")
-        print("%-28s %s" % ("", " ".join("%-24s" % ("after " + r)[:24] for r in rows)))
-        for row in rows:
-            cells = []
-            for prev in rows:
-                t = [x for (_, r, p), v in by.items() if r == row and p == prev for x in v]
-                cells.append("%-24s" % ("%.2f (%d)" % (statistics.median(t), len(t)) if t else "-"))
-            print("%-28s %s" % (row, " ".join(cells)))
+        by = {}
+        for (_, row, prev), v in after(paths).items():
+            by.setdefault((row, prev), []).extend(v)
+        rows = sorted({r for r, _ in by} | {p for _, p in by})
+        by_predecessor(by, [(r,) for r in rows], "new file, sluice bench jruby, median seconds (runs) by the row that "
+                       "wrote the file just before, all chunk sizes:", 2, prevs=rows)
 
 
 if __name__ == "__main__":

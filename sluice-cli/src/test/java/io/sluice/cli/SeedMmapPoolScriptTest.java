@@ -151,6 +151,25 @@ class SeedMmapPoolScriptTest {
     }
 
     @Test
+    void thePostsPassesAreAlsoShownByTheRowWhoseJvmRanJustBefore(@TempDir Path tmp) throws Exception {
+        // Two rounds in different orders; the row before is the previous line, across rounds too.
+        Path log = tmp.resolve("settled.txt");
+        Files.write(log, List.of("protocol: settled",
+                post(1, 16, "ruby File", 3.0), post(1, 16, "java MmapFileExt, unboxed, unsafe", 1.0),
+                post(1, 16, "Sluice::MappedWriter", 0.8),
+                post(2, 16, "Sluice::MappedWriter", 0.9), post(2, 16, "ruby File", 3.0),
+                post(2, 16, "java MmapFileExt, unboxed, unsafe", 1.2)));
+        Result r = run(log);
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("by the row whose JVM ran just before:\n"
+                + " ".repeat(29) + "after MappedWriter       after MmapFileExt        after ruby File"), r.out());
+        // The fastest ran after ruby File both times (1.0 and 1.2); MappedWriter once after it, once after itself.
+        assertTrue(Pattern.compile("(?m)^16k MmapFileExt +- +- +1\\.100 \\(2\\) *$").matcher(r.out()).find(), r.out());
+        assertTrue(Pattern.compile("(?m)^16k MappedWriter +0\\.900 \\(1\\) +0\\.800 \\(1\\) +- *$").matcher(r.out())
+                .find(), r.out());
+    }
+
+    @Test
     void aFileWithoutRunsOfBothWritersIsRefusedByName(@TempDir Path tmp) throws Exception {
         Path notALog = Files.writeString(tmp.resolve("notes.txt"), "nothing measured here\n");
         Result r = run(notALog);
