@@ -37,34 +37,34 @@ WRITER = dict.fromkeys(FASTEST, "Sluice::MappedWriter")
 RESAMPLES = 2000
 
 
+def matched(paths, pattern):
+    """For each log in turn, its lines that match pattern, in order."""
+    for path in paths:
+        with open(path) as f:
+            yield [m for m in map(pattern.match, f) if m]
+
+
 def after(paths):
     """Seconds of ours' timed new-file runs, by (KiB, row, the row whose run came just before, rehearsals included)."""
     runs = {}
-    for path in paths:
+    for log in matched(paths, OURS):
         before = None
-        with open(path) as f:
-            for line in f:
-                m = OURS.match(line)
-                if not m:
-                    continue
-                kind, chunk, row = m.group(1), int(m.group(2)), m.group(3)
-                if kind == "new" and before and before[0] == chunk and m.group(4):
-                    runs.setdefault((chunk // 1024, row, before[1]), []).append(float(m.group(5)))
-                before = (chunk, row) if kind == "new" else None
+        for m in log:
+            kind, chunk, row = m.group(1), int(m.group(2)), m.group(3)
+            if kind == "new" and before and before[0] == chunk and m.group(4):
+                runs.setdefault((chunk // 1024, row, before[1]), []).append(float(m.group(5)))
+            before = (chunk, row) if kind == "new" else None
     return runs
 
 
 def post_after(paths):
     """Seconds of the post's measured passes, by (KiB, row, the row whose JVM ran just before, None for a log's first)."""
     runs = {}
-    for path in paths:
+    for log in matched(paths, POST):
         before = None
-        with open(path) as f:
-            for line in f:
-                m = POST.match(line)
-                if m:
-                    runs.setdefault((int(m.group(2)), m.group(1), before), []).append(float(m.group(3)))
-                    before = m.group(1)
+        for m in log:
+            runs.setdefault((int(m.group(2)), m.group(1), before), []).append(float(m.group(3)))
+            before = m.group(1)
     return runs
 
 
