@@ -8,8 +8,8 @@
 #   jruby seed-mmap-harness-row.rb CHECKOUT CHUNK_KIB ROW [SIZE]
 #
 # ROW is the start of a row's description ("ruby File", "java MmapFileExt, unboxed, unsafe", "Sluice::MappedWriter",
-# "MmapFileExt through the row adapter", ...). Run it in a directory holding target/classes (the post's Java sources compiled there): the harness puts that
-# relative path on the class path, and writes its test_data.* files beside it.
+# "MmapFileExt through the row adapter", ...). Run it in a directory holding target/classes (the post's Java sources
+# compiled there): the harness puts that relative path on the class path, and writes its test_data.* files beside it.
 
 require "sluice"
 require_relative "seed-mmap-sluice-row"
@@ -48,7 +48,8 @@ end
   MmapTest::TESTS << { desc: "Sluice::MappedWriter, #{kib}k ruby String", class: SluiceMappedWriterRow,
                        buffer: MmapTest::BUFFERS.fetch(kib), write: ->(out, buffer) { out.writer.write(buffer) } }
   MmapTest::TESTS << { desc: "MmapFileExt through the row adapter, #{kib}k ruby String", class: MmapFileExtRow,
-                       buffer: MmapTest::BUFFERS.fetch(kib), write: ->(out, buffer) { out.writer.unsafe_write(buffer) } }
+                       buffer: MmapTest::BUFFERS.fetch(kib),
+                       write: ->(out, buffer) { out.writer.unsafe_write(buffer) } }
 end
 
 test = MmapTest::TESTS.find { |t| t[:desc].start_with?(row) && t[:buffer].bytesize == Integer(chunk_kib) * 1024 }

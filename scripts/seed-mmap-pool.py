@@ -58,7 +58,8 @@ def after(paths):
 
 
 def post_after(paths):
-    """Seconds of the post's measured passes, by (KiB, row, the row whose JVM ran just before, None for a log's first)."""
+    """Seconds of the post's measured passes, by (KiB, row, the row whose JVM ran just before: None for a log's
+    first)."""
     runs = {}
     for log in matched(paths, POST):
         before = None
@@ -177,8 +178,8 @@ def main(paths):
     before = post_after(paths)
     keys = [("%dk" % kib, row) for kib in sorted({k for k, _, _ in before}) for row in (FASTEST["post"], WRITER["post"])
             if any(k == kib and r == row for k, r, _ in before)]
-    by_predecessor({("%dk" % k, r, p): v for (k, r, p), v in before.items()}, keys,
-                   "the post's harness, measured pass, median seconds (runs) by the row whose JVM ran just before:", 3, SHORT)
+    by_predecessor({("%dk" % k, r, p): v for (k, r, p), v in before.items()}, keys, "the post's harness, measured "
+                   "pass, median seconds (runs) by the row whose JVM ran just before:", 3, SHORT)
     # New files in ours only: the post's new-file pass is its rehearsal, which is not compared (docs/jruby.md).
     fresh = []
     for kib in sorted({k for h, k, _ in runs if h == "ours-new"}):
