@@ -102,18 +102,12 @@ fi
 # The adapter's control (seed-mmap-harness-row.rb): in the post's harness only, since ours calls every writer directly.
 adapted="MmapFileExt through the row adapter"
 [ -z "$control" ] || names+=("$adapted")
-# Settled rounds take the rows in a Williams design, so that what a row inherits from the one before it (the memory
-# its deleted file freed, a page cache it left) falls on every row alike: the base order 0, 1, n-1, 2, n-2, ...
-# shifted by one each round, each row then following every other once in n rounds; for an odd n, the same orders
-# reversed in the next n rounds make that twice in 2n. (Only leading in turn, as the script did before, left each row
-# behind the same one in almost every round: Sluice::MappedWriter behind MmapFileExt.)
-base=(0) lo=1 hi=$(( ${#names[@]} - 1 ))
-while (( ${#base[@]} < ${#names[@]} )); do
-  base+=("$lo"); lo=$((lo + 1))
-  (( ${#base[@]} < ${#names[@]} )) && { base+=("$hi"); hi=$((hi - 1)); }
-done
-period=${#names[@]}
-(( period % 2 == 0 )) || period=$((period * 2))
+# Settled rounds take the rows in a Williams design, the one `sluice bench jruby` orders its rows by (JRubyBench.order),
+# so that what a row inherits from the one before it (the memory its deleted file freed, a page cache it left) falls
+# on every row alike: each row follows every other once in n rounds, or for an odd n twice in 2n. (Only leading in
+# turn left each row behind the same one in almost every round: Sluice::MappedWriter behind MmapFileExt.)
+n=${#names[@]}
+period=$(( n % 2 ? 2 * n : n ))
 
 echo "JRuby mmap post's harness: $checkout ($(git -C "$checkout" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))"
 echo "$(basename "$jruby") on $("$jdk/bin/java" -version 2>&1 | head -1); $size bytes per pass; $rounds JVM(s) per row"
@@ -141,14 +135,13 @@ samples="$work/samples.tsv"
 for round in $(seq 1 "$rounds"); do
   order=("${names[@]}")
   if [ "$protocol" = settled ]; then
-    # Round k of each period: the base order shifted by k, and in the second half of an odd count's period reversed.
-    k=$(( (round - 1) % period )) order=()
-    for j in "${!base[@]}"; do order+=("${names[(base[j] + k) % ${#names[@]}]}"); done
-    if (( k >= ${#names[@]} )); then
-      for ((j = 0; j < ${#order[@]} / 2; j++)); do
-        t=${order[j]} order[j]=${order[${#order[@]} - 1 - j]} order[${#order[@]} - 1 - j]=$t
-      done
-    fi
+    # As JRubyBench.order: position j holds row k + (0, 1, n-1, 2, n-2, ...)[j], and for an odd n every other run of
+    # n rounds fills the positions backwards.
+    k=$((round - 1)) order=()
+    for ((j = 0; j < n; j++)); do
+      step=$(( j == 0 ? 0 : j % 2 ? (j + 1) / 2 : n - j / 2 ))
+      order[n % 2 && (k / n) % 2 ? n - 1 - j : j]=${names[(k + step) % n]}
+    done
   fi
   for kib in "${chunks[@]}"; do
     for name in "${order[@]}"; do
