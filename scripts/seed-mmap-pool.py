@@ -13,6 +13,10 @@ Logs say which protocol the harness script ran the post's rows by (its --protoco
 say nothing and were the post's Rakefile order, nothing flushed between rows: rakefile). Runs of different protocols
 are not samples of the same thing, so logs of both are refused.
 
+Then the same ratio paired by round: in each round of either harness the rows run one after another, so
+the median of the rounds' own ratios leaves out what the machine did between rounds (as a slower minute of a shared
+host) and keeps what it did between the two passes.
+
 Then the post's measured passes of the two writers by the row whose JVM ran just before (the harness script's settled
 rounds take the rows in a Williams order, so that each follows every other equally often; before that order, in
 turn, Sluice::MappedWriter almost always ran right after MmapFileExt).
@@ -105,6 +109,35 @@ def read(paths):
     return runs
 
 
+ROUND = re.compile(r"\s+round (\d+)\s")
+
+
+def paired(paths):
+    """Each round's pair of existing-file passes: {(harness, KiB, log, round): {row: seconds}}. In a round of the
+    post's harness the rows' JVMs run one after another, and in one of ours the rows' runs do, so a round's two
+    passes saw the machine at nearly the same time."""
+    rounds = {}
+    for i, path in enumerate(paths):
+        with open(path) as f:
+            for line in f:
+                m = POST.match(line)
+                if m:
+                    key = ("post", int(m.group(2)), i, int(ROUND.match(line).group(1)))
+                    rounds.setdefault(key, {})[m.group(1)] = float(m.group(3))
+                    continue
+                m = OURS.match(line)
+                if m and m.group(1) == "cached" and m.group(4):
+                    key = ("ours", int(m.group(2)) // 1024, i, int(m.group(4)))
+                    rounds.setdefault(key, {})[m.group(3)] = float(m.group(5))
+    return rounds
+
+
+def paired_cell(ratios, rng):
+    """The median of the rounds' ratios, its interval (the rounds drawn again) and the number of rounds."""
+    r = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(RESAMPLES))
+    return statistics.median(ratios), r[int(0.025 * RESAMPLES)], r[int(0.975 * RESAMPLES) - 1], len(ratios)
+
+
 def ratio(fastest, writer):
     # Seconds per pass of the same bytes: the writer's MB/s over the fastest's is the fastest's time over the writer's.
     return statistics.median(fastest) / statistics.median(writer)
@@ -173,6 +206,19 @@ def main(paths):
     print("medians of every run in them (runs per row), 95%% bootstrap interval (%d resamples of each row's runs)"
           % RESAMPLES)
     print("%-6s %-30s %-30s %s" % ("", "the post's harness", "sluice bench jruby", "agreement (post / ours)"))
+    print("\n".join(lines))
+    # The same ratio round by round: a slow minute of the machine then costs both passes of a round.
+    rounds = paired(paths)
+    lines = []
+    for kib in sorted({k for _, k, _, _ in rounds}):
+        text = []
+        for h in ("post", "ours"):
+            ratios = [v[FASTEST[h]] / v[WRITER[h]] for (hh, k, _, _), v in sorted(rounds.items())
+                      if hh == h and k == kib and FASTEST[h] in v and WRITER[h] in v]
+            text.append(CELL.replace("runs", "rounds") % paired_cell(ratios, rng) if ratios else "-")
+        lines.append("%-6s %-30s %s" % ("%dk" % kib, text[0], text[1]))
+    print("the same, paired by round: the median of each round's ratio of the two writers' passes (rounds), 95%% "
+          "bootstrap interval (%d resamples of the rounds)" % RESAMPLES)
     print("\n".join(lines))
     # What the row before left (the memory its JVM and its files freed) can decide a pass: by that row.
     before = post_after(paths)

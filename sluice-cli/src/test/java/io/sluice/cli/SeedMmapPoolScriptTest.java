@@ -170,6 +170,47 @@ class SeedMmapPoolScriptTest {
     }
 
     @Test
+    void eachRoundsTwoPassesArePairedWithinTheirLogAndChunkSize(@TempDir Path tmp) throws Exception {
+        // The machine slows down round by round for the fastest (1, 2, 4 s) while MappedWriter's third pass is quick:
+        // unpaired, the medians give 2.0 / 1.1 = 1.82; round by round the ratios are 0.91, 0.91 and 4.00.
+        Path a = tmp.resolve("a.txt");
+        Path b = tmp.resolve("b.txt");
+        List<String> one = new ArrayList<>(List.of("protocol: settled"));
+        double[] fastest = {1.0, 2.0, 4.0};
+        double[] writer = {1.1, 2.2, 1.0};
+        for (int r = 1; r <= 3; r++) {
+            one.add(post(r, 4, "Sluice::MappedWriter", writer[r - 1]));
+            one.add(post(r, 4, "ruby File", 5.0));
+            one.add(post(r, 4, "java MmapFileExt, unboxed, unsafe", fastest[r - 1]));
+            // Ours: 0.30 / 0.25 every cached round; a new-file run of the same round is not its pair.
+            one.add(ours("cached", 4, "MmapFileExt-unboxed-unsafe", r, 0.30));
+            one.add(ours("cached", 4, "Sluice::MappedWriter", r, 0.25));
+            one.add(ours("new", 4, "Sluice::MappedWriter", r, 9.0));
+        }
+        // Another chunk size's round 1 is a pair of its own.
+        one.add(post(1, 16, "java MmapFileExt, unboxed, unsafe", 1.0));
+        one.add(post(1, 16, "Sluice::MappedWriter", 1.0));
+        Files.write(a, one);
+        // Another log's round 1 too: pooled, 4k has four rounds.
+        Files.write(b, List.of("protocol: settled", post(1, 4, "java MmapFileExt, unboxed, unsafe", 1.0),
+                post(1, 4, "Sluice::MappedWriter", 0.5)));
+
+        Result r = run(a);
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(Pattern.compile("(?m)^4k +1\\.82 \\(").matcher(r.out()).find(), "unpaired: " + r.out());
+        assertTrue(r.out().contains("paired by round"), r.out());
+        // A resample of the three rounds has the median 4.00 when two or three of its draws are round 3 (7 in 27).
+        assertTrue(Pattern.compile("(?m)^4k +0\\.91 \\(0\\.91-4\\.00\\), 3 rounds +1\\.20 \\(1\\.20-1\\.20\\), "
+                + "3 rounds$").matcher(r.out()).find(), r.out());
+        assertTrue(Pattern.compile("(?m)^16k +1\\.00 \\(1\\.00-1\\.00\\), 1 rounds +- *$").matcher(r.out()).find(),
+                r.out());
+        Result pooled = run(a, b);
+        assertEquals(0, pooled.exit(), pooled.out());
+        // 0.91, 0.91, 2.00 and 4.00: the median of four is halfway between the middle two.
+        assertTrue(Pattern.compile("(?m)^4k +1\\.45 \\(\\S+\\), 4 rounds ").matcher(pooled.out()).find(), pooled.out());
+    }
+
+    @Test
     void aFileWithoutRunsOfBothWritersIsRefusedByName(@TempDir Path tmp) throws Exception {
         Path notALog = Files.writeString(tmp.resolve("notes.txt"), "nothing measured here\n");
         Result r = run(notALog);
