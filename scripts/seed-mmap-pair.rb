@@ -4,16 +4,19 @@
 # taking turns over one existing file: what a write costs each once the JVM and the kernel have settled, with no
 # row's figure resting on a JVM of its own. Each pass makes its writer (the whole file mapped) before the timing and
 # closes it after, as `sluice bench jruby` does; before each, the file's dirty pages are written out (fdatasync), so
-# that both writers start from the same clean cached pages. Prints each writer's median nanoseconds per write in each
-# quarter of the run and the median of the passes' ratios. Run by scripts/seed-mmap-passes.sh --pair.
+# that both writers start from the same clean cached pages. With "dirty" they are not: each pass overwrites the pages
+# the pass before left dirty, as the post's measured pass overwrites its rehearsal's. Prints each writer's median
+# nanoseconds per write in each quarter of the run and the median of the passes' ratios. Run by
+# scripts/seed-mmap-passes.sh --pair (and --dirty).
 #
-#   jruby seed-mmap-pair.rb CHECKOUT CHUNK_KIB PASSES SIZE
+#   jruby seed-mmap-pair.rb CHECKOUT CHUNK_KIB PASSES SIZE [dirty]
 
 require "sluice"
 require "java"
 
-checkout, chunk_kib, passes, size = ARGV
-abort "usage: seed-mmap-pair.rb CHECKOUT CHUNK_KIB PASSES SIZE" unless size
+checkout, chunk_kib, passes, size, pages = ARGV
+abort "usage: seed-mmap-pair.rb CHECKOUT CHUNK_KIB PASSES SIZE [dirty]" unless size && [nil, "dirty"].include?(pages)
+dirty = pages == "dirty"
 
 load File.join(checkout, "mmap_test.rb")
 
@@ -41,7 +44,7 @@ seconds = Hash.new { |h, k| h[k] = [] }
 passes.times do |pass|
   (pass.even? ? names : names.reverse).each do |name|
     open, write = ROWS.fetch(name)
-    flush(path)
+    flush(path) unless dirty
     GC.start
     out = open.call(path, size)
     t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
@@ -55,7 +58,8 @@ File.delete(path)
 def median(list) = list.sort[list.size / 2]
 
 quarter = [passes / 4, 1].max
-printf("%dk writes, %d MiB per pass, %d passes each, taking turns\n", Integer(chunk_kib), size >> 20, passes)
+printf("%dk writes, %d MiB per pass, %d passes each, taking turns, %s\n", Integer(chunk_kib), size >> 20, passes,
+       dirty ? "over the pages the pass before left dirty" : "over clean pages (fdatasync before each pass)")
 names.each do |name|
   printf("  %-12s median ns per write by quarter: %s\n", name,
          seconds[name].each_slice(quarter).map { |s| format("%.0f", median(s) / count * 1e9) }.join(" "))
