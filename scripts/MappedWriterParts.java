@@ -19,14 +19,12 @@ import io.sluice.internal.Faults;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,24 +35,23 @@ public class MappedWriterParts {
     private static final String[] WAYS = {"put", "writer", "segment", "segment+poll"};
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 3) {
+        if (args.length < 3 || args.length > 4 || (args.length == 4 && !args[3].equals("dirty"))) {
             throw new IllegalArgumentException("usage: MappedWriterParts.java PATH SIZE ROUNDS [dirty]");
         }
         Path path = Path.of(args[0]);
-        long size = Long.parseLong(args[1]) / CHUNK * CHUNK;
+        int writes = Math.toIntExact(Long.parseLong(args[1]) / CHUNK);
+        long size = (long) writes * CHUNK;
         int rounds = Integer.parseInt(args[2]);
-        boolean dirty = args.length > 3 && args[3].equals("dirty");
-        if (size <= 0 || size > Integer.MAX_VALUE || rounds < 3) {
-            throw new IllegalArgumentException("SIZE is 1 KiB to 2 GiB (one MappedByteBuffer), ROUNDS at least 3");
+        boolean dirty = args.length == 4;
+        if (writes < 1 || size > Integer.MAX_VALUE || rounds < 3) {
+            throw new IllegalArgumentException("SIZE from 1 KiB to 2 GiB (put's buffer is one MappedByteBuffer), "
+                    + "ROUNDS 3 or more");
         }
-        byte[] src = new byte[CHUNK];
-        Arrays.fill(src, (byte) 'x');
-        int writes = (int) (size / CHUNK);
-        // Sparse, as the post's harness finds it: the first pass's faults make the pages.
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            ch.truncate(0);
-            ch.write(ByteBuffer.allocate(1), size - 1);
+        byte[] src = "abcdefg\n".repeat(CHUNK / 8).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        // Sparse, as the post's harness finds its file: the first pass's faults make the pages.
+        Files.deleteIfExists(path);
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(path.toFile(), "rw")) {
+            f.setLength(size);
         }
         Map<String, List<Double>> ns = new LinkedHashMap<>();
         for (String w : WAYS) {
