@@ -13,9 +13,9 @@ Logs say which protocol the harness script ran the post's rows by (its --protoco
 say nothing and were the post's Rakefile order, nothing flushed between rows: rakefile). Runs of different protocols
 are not samples of the same thing, so logs of both are refused.
 
-Then the same ratio paired by round: in each round of either harness the rows run one after another, so
-the median of the rounds' own ratios leaves out what the machine did between rounds (as a slower minute of a shared
-host) and keeps what it did between the two passes.
+Then the same ratio paired by round: in each round of either harness the rows run one after another, so the median
+of the rounds' own ratios leaves out what the machine did between rounds (as a slower minute of a shared host) and
+keeps only what it did between the two passes.
 
 Then the post's measured passes of the two writers by the row whose JVM ran just before (the harness script's settled
 rounds take the rows in a Williams order, so that each follows every other equally often; before that order, in
