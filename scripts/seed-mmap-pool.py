@@ -217,8 +217,8 @@ def main(paths):
                       if hh == h and k == kib and FASTEST[h] in v and WRITER[h] in v]
             text.append(CELL.replace("runs", "rounds") % paired_cell(ratios, rng) if ratios else "-")
         lines.append("%-6s %-30s %s" % ("%dk" % kib, text[0], text[1]))
-    print("the same, paired by round: the median of each round's ratio of the two writers' passes (rounds), 95%% "
-          "bootstrap interval (%d resamples of the rounds)" % RESAMPLES)
+    print("the same, paired by round: the median of each round's ratio of the two writers' passes (rounds),")
+    print("95%% bootstrap interval (%d resamples of the rounds)" % RESAMPLES)
     print("\n".join(lines))
     # What the row before left (the memory its JVM and its files freed) can decide a pass: by that row.
     before = post_after(paths)
