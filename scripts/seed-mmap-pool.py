@@ -92,20 +92,12 @@ def by_predecessor(by, keys, label, digits, short=None, prevs=None):
         print("%-28s %s" % (" ".join(short.get(x, x) for x in key), " ".join(cells)))
 
 
-def read(paths):
-    """Seconds per run, by (harness, KiB, row)."""
+def read(rounds):
+    """Seconds per run, by (harness, KiB, row), each row's in the order of the logs, from paired(paths)."""
     runs = {}
-    for path in paths:
-        with open(path) as f:
-            for line in f:
-                m = POST.match(line)
-                if m:
-                    runs.setdefault(("post", int(m.group(2)), m.group(1)), []).append(float(m.group(3)))
-                    continue
-                m = OURS.match(line)
-                if m and m.group(4):
-                    harness = "ours" if m.group(1) == "cached" else "ours-new"
-                    runs.setdefault((harness, int(m.group(2)) // 1024, m.group(3)), []).append(float(m.group(5)))
+    for (harness, kib, _, _), rows in rounds.items():
+        for row, seconds in rows.items():
+            runs.setdefault((harness, kib, row), []).append(seconds)
     return runs
 
 
@@ -113,9 +105,9 @@ ROUND = re.compile(r"\s+round (\d+)\s")
 
 
 def paired(paths):
-    """Each round's pair of existing-file passes: {(harness, KiB, log, round): {row: seconds}}. In a round of the
-    post's harness the rows' JVMs run one after another, and in one of ours the rows' runs do, so a round's two
-    passes saw the machine at nearly the same time."""
+    """Each round's passes: {(harness, KiB, log, round): {row: seconds}}, the harness "post", "ours" (a cached file)
+    or "ours-new" (rehearsals left out). In a round of the post's harness the rows' JVMs run one after another, and in
+    one of ours the rows' runs do, so a round's passes saw the machine at nearly the same time."""
     rounds = {}
     for i, path in enumerate(paths):
         with open(path) as f:
@@ -126,8 +118,9 @@ def paired(paths):
                     rounds.setdefault(key, {})[m.group(1)] = float(m.group(3))
                     continue
                 m = OURS.match(line)
-                if m and m.group(1) == "cached" and m.group(4):
-                    key = ("ours", int(m.group(2)) // 1024, i, int(m.group(4)))
+                if m and m.group(4):
+                    harness = "ours" if m.group(1) == "cached" else "ours-new"
+                    key = (harness, int(m.group(2)) // 1024, i, int(m.group(4)))
                     rounds.setdefault(key, {})[m.group(3)] = float(m.group(5))
     return rounds
 
@@ -181,7 +174,8 @@ def main(paths):
     kinds = {p: protocol(p) for p in paths}
     if len(set(kinds.values())) > 1:
         sys.exit("logs of different protocols, not pooled: " + ", ".join("%s (%s)" % kv for kv in kinds.items()))
-    runs = read(paths)
+    rounds = paired(paths)
+    runs = read(rounds)
     rng = random.Random(42)  # the same logs give the same intervals
     lines = []
     for kib in sorted({k for _, k, _ in runs}):
@@ -208,9 +202,8 @@ def main(paths):
     print("%-6s %-30s %-30s %s" % ("", "the post's harness", "sluice bench jruby", "agreement (post / ours)"))
     print("\n".join(lines))
     # The same ratio round by round: a slow minute of the machine then costs both passes of a round.
-    rounds = paired(paths)
     lines = []
-    for kib in sorted({k for _, k, _, _ in rounds}):
+    for kib in sorted({k for h, k, _, _ in rounds if h != "ours-new"}):
         text = []
         for h in ("post", "ours"):
             ratios = [v[FASTEST[h]] / v[WRITER[h]] for (hh, k, _, _), v in sorted(rounds.items())
