@@ -40,7 +40,7 @@
 # MmapFileExt read 1.04 / 1.43 / 1.29 at 1k / 4k / 16k in it (docs/benchmarks/2026-11-27-settled-s11.md). Settled,
 # but with the rows only taking turns to lead, MappedWriter still ran right after MmapFileExt in almost every round,
 # and read 0.92 / 0.93 / 0.98 (five runs pooled; docs/benchmarks/2026-11-27-williams-s12.md); in the Williams order,
-# 0.97 / 1.02 / 0.98 (five runs pooled, 54 a row; docs/benchmarks/2026-11-27-pooled-s13.md). Each round line says how
+# 0.88 / 1.02 / 0.99 (eight runs pooled, 90 a row; docs/benchmarks/2026-11-27-s14.md). Each round line says how
 # much was written back during that row's JVM.
 set -euo pipefail
 
