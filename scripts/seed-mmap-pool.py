@@ -125,10 +125,6 @@ def paired(paths):
     return rounds
 
 
-def paired_cell(ratios, rng):
-    """The median of the rounds' ratios, its interval (the rounds drawn again) and the number of rounds."""
-    r = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(RESAMPLES))
-    return statistics.median(ratios), r[int(0.025 * RESAMPLES)], r[int(0.975 * RESAMPLES) - 1], len(ratios)
 
 
 def ratio(fastest, writer):
@@ -144,6 +140,12 @@ def resampled(fastest, writer, rng):
 def interval(draw):
     r = sorted(draw() for _ in range(RESAMPLES))
     return r[int(0.025 * RESAMPLES)], r[int(0.975 * RESAMPLES) - 1]
+
+
+def paired_cell(ratios, rng):
+    """The median of the rounds' ratios, its interval (the rounds drawn again) and the number of rounds."""
+    lo, hi = interval(lambda: statistics.median(rng.choices(ratios, k=len(ratios))))
+    return statistics.median(ratios), lo, hi, len(ratios)
 
 
 def cell(fastest, writer, rng):
