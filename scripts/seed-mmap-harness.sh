@@ -4,7 +4,7 @@
 # JRuby the build fetches and a JDK 22+; then `sluice bench jruby` on the same rows and sizes; then both side by side.
 #
 #   scripts/seed-mmap-harness.sh CHECKOUT [--size BYTES] [--rounds N] [--forks N] [--rows short|all] [--heap SIZE]
-#                                [--dir DIR] [--protocol settled|rakefile] [--control]
+#                                [--dir DIR] [--protocol settled|dropped|rakefile] [--control]
 #
 #   CHECKOUT   a clone of https://github.com/colinsurprenant/jruby-mmap-benchmark (nothing in it is written)
 #   --size     bytes per pass (default 2097152000, the post's); smaller runs are for checking the script
@@ -20,7 +20,9 @@
 #   --dir      where the work directory (compiled classes, the files written) goes (default: the temp directory)
 #   --protocol settled (default): before each row's JVM the page cache's dirty pages are written out (sync), and the
 #              rows take turns leading a round, in orders where each row follows every other equally often (over 6
-#              rounds for three rows, 4 for four); rakefile: the rows in the post's order every round (its Rakefile's:
+#              rounds for three rows, 4 for four); dropped: settled, and then the page cache dropped and free memory
+#              compacted before each row's JVM (needs root: /proc/sys/vm/drop_caches), a control for what a JVM
+#              leaves in memory to the next; rakefile: the rows in the post's order every round (its Rakefile's:
 #              ruby File first), nothing flushed between them, as the post ran them
 #   --control  one more row in the post's harness: its fastest writer through the adapter our row needs (two calls per
 #              write, out.writer and then its write, where the post's rows make one), to measure what that costs
@@ -44,7 +46,7 @@
 # much was written back during that row's JVM.
 set -euo pipefail
 
-usage() { sed -n '6,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 checkout=$(cd "$1" && pwd) || exit 2
 shift
@@ -66,7 +68,12 @@ done
 forks=${forks:-$rounds}
 [[ $forks =~ ^[1-9][0-9]*$ ]] && (( forks <= rounds )) || { echo "--forks takes 1 to --rounds ($rounds): $forks" >&2; exit 2; }
 [ "$rows" = short ] || [ "$rows" = all ] || { echo "--rows is short or all, not $rows" >&2; exit 2; }
-[ "$protocol" = settled ] || [ "$protocol" = rakefile ] || { echo "--protocol is settled or rakefile, not $protocol" >&2; exit 2; }
+case "$protocol" in settled | dropped | rakefile) ;; *) echo "--protocol is settled, dropped or rakefile, not $protocol" >&2; exit 2 ;; esac
+# Checked now rather than at the first row: dropping the page cache is the kernel's to allow.
+if [ "$protocol" = dropped ] && ! { [ -w /proc/sys/vm/drop_caches ] && [ -w /proc/sys/vm/compact_memory ]; }; then
+  echo "--protocol dropped writes /proc/sys/vm/drop_caches and compact_memory, which this user may not (run as root)" >&2
+  exit 2
+fi
 # The same text goes to java's -Xms and -Xmx and to `sluice bench jruby --heap`: a number and k, m or g.
 [[ $heap =~ ^[0-9]+[kmg]?$ ]] || { echo "--heap takes a size such as 512m or 1g, or 0: $heap" >&2; exit 2; }
 heap_flags=()
@@ -122,6 +129,9 @@ echo "protocol: $protocol" >&2
 if [ "$protocol" = settled ]; then
   echo "settled: dirty pages written out (sync) before each row's JVM; the rows take turns leading a round, each"
   echo "following every other equally often over $period rounds"
+elif [ "$protocol" = dropped ]; then
+  echo "dropped: as settled (sync, the rows in turn over $period rounds), and before each row's JVM the page cache"
+  echo "dropped and free memory compacted"
 else
   echo "as the post's Rakefile runs them: its order every round, nothing flushed between rows"
 fi
@@ -135,7 +145,7 @@ samples="$work/samples.tsv"
 : > "$samples"
 for round in $(seq 1 "$rounds"); do
   order=("${names[@]}")
-  if [ "$protocol" = settled ]; then
+  if [ "$protocol" != rakefile ]; then
     # As JRubyBench.order: position j holds row k + (0, 1, n-1, 2, n-2, ...)[j], and for an odd n every other run of
     # n rounds fills the positions backwards.
     k=$((round - 1)) order=()
@@ -147,6 +157,13 @@ for round in $(seq 1 "$rounds"); do
   for kib in "${chunks[@]}"; do
     for name in "${order[@]}"; do
       [ "$protocol" = rakefile ] || sync
+      if [ "$protocol" = dropped ]; then
+        # A control for what one JVM leaves in memory to the next (the page cache, the memory its file and heap
+        # freed): every row starts from the same state. It did not move the comparison at 1k
+        # (docs/benchmarks/2026-11-27-s15.md; scripts/seed-mmap-carryover.sh measures the carryover itself).
+        echo 3 > /proc/sys/vm/drop_caches
+        echo 1 > /proc/sys/vm/compact_memory
+      fi
       w0=$(written)
       out=$(cd "$work" && "$jdk/bin/java" --enable-native-access=ALL-UNNAMED ${heap_flags[@]+"${heap_flags[@]}"} -cp "$cp" org.jruby.Main \
               "$here/scripts/seed-mmap-harness-row.rb" "$checkout" "$kib" "$name" "$size" 2>&1) || {

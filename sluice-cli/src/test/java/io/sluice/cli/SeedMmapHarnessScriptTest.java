@@ -20,11 +20,29 @@ import org.junit.jupiter.api.io.TempDir;
 class SeedMmapHarnessScriptTest {
     static final String CHECKOUT_VARIABLE = "SLUICE_SEED_MMAP_CHECKOUT";
 
-    @Test
-    void theScriptRunsThePostsHarnessWithOurRowAndItsControlAndPrintsBothTables(@TempDir Path tmp) throws Exception {
+    /** The checkout {@value #CHECKOUT_VARIABLE} names; a test that needs one is skipped without it. */
+    static String checkout() {
         String checkout = System.getenv(CHECKOUT_VARIABLE);
         assumeTrue(checkout != null && Files.isRegularFile(Path.of(checkout, "mmap_test.rb")),
                 "no checkout of colinsurprenant/jruby-mmap-benchmark: set " + CHECKOUT_VARIABLE + " to one");
+        return checkout;
+    }
+
+    @Test
+    void anUnknownProtocolIsRefusedNamingTheThree(@TempDir Path tmp) throws Exception {
+        // Any directory passes as the checkout here: the options are checked before it is looked into.
+        Path script = Path.of("").toAbsolutePath().getParent().resolve("scripts/seed-mmap-harness.sh");
+        Process p = new ProcessBuilder(script.toString(), tmp.toString(), "--protocol", "quiet")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES), out);
+        assertEquals(2, p.exitValue(), out);
+        assertTrue(out.contains("--protocol is settled, dropped or rakefile, not quiet"), out);
+    }
+
+    @Test
+    void theScriptRunsThePostsHarnessWithOurRowAndItsControlAndPrintsBothTables(@TempDir Path tmp) throws Exception {
+        String checkout = checkout();
         Path root = Path.of("").toAbsolutePath().getParent();
         Path script = root.resolve("scripts/seed-mmap-harness.sh");
         Path log = tmp.resolve("out.txt");
