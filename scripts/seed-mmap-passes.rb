@@ -9,14 +9,17 @@
 #   jruby seed-mmap-passes.rb CHECKOUT CHUNK_KIB ROW PASSES
 #
 # ROW: "sluice" (Sluice::MappedWriter through the harness row's protocol: a new writer at 0 for each pass after the
-# first) or "ext" (the post's MmapFileExt, unboxed, unsafe: seek(0) maps the file again). Pass 0 writes a new file.
+# first, and each write through the row's object, out.writer.write, as in the post's harness), "direct" (the same
+# writers, each write straight to the pass's writer, fetched once before the pass) or "ext" (the post's
+# MmapFileExt, unboxed, unsafe: seek(0) maps the file again). Pass 0 writes a new file.
 
 require "sluice"
 require "java"
 require_relative "seed-mmap-sluice-row"
 
 checkout, chunk_kib, row, passes = ARGV
-abort "usage: seed-mmap-passes.rb CHECKOUT CHUNK_KIB sluice|ext PASSES" unless passes && %w[sluice ext].include?(row)
+abort "usage: seed-mmap-passes.rb CHECKOUT CHUNK_KIB sluice|direct|ext PASSES" unless
+  passes && %w[sluice direct ext].include?(row)
 
 load File.join(checkout, "mmap_test.rb")
 
@@ -44,6 +47,8 @@ path = "test_data.mmap"
 File.delete(path) if File.exist?(path)
 out, write = if row == "sluice"
                [SluiceMappedWriterRow.new(path, size), ->(o, b) { o.writer.write(b) }]
+             elsif row == "direct"
+               [SluiceMappedWriterRow.new(path, size), ->(w, b) { w.write(b) }]
              else
                [MmapFileExt.new(path, size), ->(o, b) { o.unsafe_write(b) }]
              end
@@ -56,7 +61,8 @@ Integer(passes).times do |pass|
   jit = COMPILER.getTotalCompilationTime
   t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   out.seek(0)
-  count.times.each { |_i| write.call(out, buffer) }
+  target = row == "direct" ? out.writer : out
+  count.times.each { |_i| write.call(target, buffer) }
   real = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
   printf("%-6s %2dk pass %d (%s): %.3f s real, %.3f s thread CPU, %6d minor faults, %5.1f bytes allocated per " \
          "write, %d collections, %d ms of JIT compiling, PMD-mapped MiB per mapping %s\n", row, Integer(chunk_kib), pass,

@@ -2,7 +2,6 @@ package io.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,11 +39,14 @@ class SeedMmapPassesScriptTest {
     }
 
     @Test
+    void rowsAreTheThreeWritersOnly(@TempDir Path tmp) throws Exception {
+        String out = run(tmp, List.of(tmp.toString(), "--rows", "ext,direct,pure"), 2);
+        assertTrue(out.contains("--rows takes ext, sluice and direct, comma-separated: ext,direct,pure"), out);
+    }
+
+    @Test
     void thePairTakesTurnsOverCleanOrOverDirtyPages(@TempDir Path tmp) throws Exception {
-        String checkout = System.getenv(SeedMmapHarnessScriptTest.CHECKOUT_VARIABLE);
-        assumeTrue(checkout != null && Files.isRegularFile(Path.of(checkout, "mmap_test.rb")),
-                "no checkout of colinsurprenant/jruby-mmap-benchmark: set "
-                        + SeedMmapHarnessScriptTest.CHECKOUT_VARIABLE + " to one");
+        String checkout = SeedMmapHarnessScriptTest.checkout();
         Pattern result = Pattern.compile("(?m)^  MmapFileExt +median ns per write by quarter: [0-9 ]+\n"
                 + "  MappedWriter median ns per write by quarter: [0-9 ]+\n"
                 + "  MappedWriter / MmapFileExt, speed, median of the passes: all [0-9.]+, last half [0-9.]+$");
