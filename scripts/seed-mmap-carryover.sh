@@ -37,18 +37,11 @@ case "$kib" in 1 | 4 | 16) ;; *) echo "--kib is 1, 4 or 16: $kib" >&2; exit 2 ;;
 (( size % 16384 == 0 && size > 0 && size <= 2147483647 )) || {
   echo "--size is a positive multiple of 16384, at most 2147483647: $size" >&2; exit 2; }
 [[ $heap =~ ^[1-9][0-9]*[mg]$ ]] || { echo "--heap takes a size such as 512m or 1g: $heap" >&2; exit 2; }
-if [ -n "$drop" ] && ! { [ -w /proc/sys/vm/drop_caches ] && [ -w /proc/sys/vm/compact_memory ]; }; then
-  echo "--drop writes /proc/sys/vm/drop_caches and compact_memory, which this user may not (run as root)" >&2
-  exit 2
-fi
-
-for f in mmap_test.rb src/main/java/com/colinsurprenant/MmapFileExtLibrary.java src/main/java/MmapFileExtService.java; do
-  [ -f "$checkout/$f" ] || { echo "$checkout is not a jruby-mmap-benchmark checkout: no $f" >&2; exit 2; }
-done
-
 here="$(cd "$(dirname "$0")/.." && pwd)"
 # shellcheck source=seed-mmap-lib.sh
 . "$here/scripts/seed-mmap-lib.sh"
+[ -z "$drop" ] || seed_mmap_check_drop --drop
+seed_mmap_check_checkout "$checkout"
 seed_mmap_setup "$checkout" "$dir" seed-mmap-carryover
 
 echo "JRuby mmap post's harness: $checkout ($(git -C "$checkout" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))"
@@ -66,10 +59,7 @@ for cycle in $(seq 1 "$cycles"); do
       E) name="java MmapFileExt, unboxed, unsafe" ;;
     esac
     sync
-    if [ -n "$drop" ]; then
-      echo 3 > /proc/sys/vm/drop_caches
-      echo 1 > /proc/sys/vm/compact_memory
-    fi
+    [ -z "$drop" ] || seed_mmap_drop
     out=$(cd "$work" && "$jdk/bin/java" --enable-native-access=ALL-UNNAMED "-Xms$heap" "-Xmx$heap" -XX:+AlwaysPreTouch \
             -cp "$cp" org.jruby.Main "$here/scripts/seed-mmap-harness-row.rb" "$checkout" "$kib" "$name" "$size" 2>&1) || {
       echo "$out" >&2; echo "the row '$name' (${kib}k) failed" >&2; exit 1; }

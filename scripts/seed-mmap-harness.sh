@@ -69,11 +69,10 @@ forks=${forks:-$rounds}
 [[ $forks =~ ^[1-9][0-9]*$ ]] && (( forks <= rounds )) || { echo "--forks takes 1 to --rounds ($rounds): $forks" >&2; exit 2; }
 [ "$rows" = short ] || [ "$rows" = all ] || { echo "--rows is short or all, not $rows" >&2; exit 2; }
 case "$protocol" in settled | dropped | rakefile) ;; *) echo "--protocol is settled, dropped or rakefile, not $protocol" >&2; exit 2 ;; esac
-# Checked now rather than at the first row: dropping the page cache is the kernel's to allow.
-if [ "$protocol" = dropped ] && ! { [ -w /proc/sys/vm/drop_caches ] && [ -w /proc/sys/vm/compact_memory ]; }; then
-  echo "--protocol dropped writes /proc/sys/vm/drop_caches and compact_memory, which this user may not (run as root)" >&2
-  exit 2
-fi
+here="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=seed-mmap-lib.sh
+. "$here/scripts/seed-mmap-lib.sh"
+[ "$protocol" != dropped ] || seed_mmap_check_drop "--protocol dropped"
 # The same text goes to java's -Xms and -Xmx and to `sluice bench jruby --heap`: a number and k, m or g.
 [[ $heap =~ ^[0-9]+[kmg]?$ ]] || { echo "--heap takes a size such as 512m or 1g, or 0: $heap" >&2; exit 2; }
 heap_flags=()
@@ -84,19 +83,12 @@ if [ ${#heap_flags[@]} -gt 0 ]; then
   case "$heap" in *k) ;; *m) heap_kib=$((heap_kib << 10)) ;; *g) heap_kib=$((heap_kib << 20)) ;; *) heap_kib=$((heap_kib >> 10)) ;; esac
   (( heap_kib >= 64 << 10 )) || { echo "--heap must be 0 or at least 64m, for JRuby itself: $heap" >&2; exit 2; }
 fi
-for f in mmap_test.rb src/main/java/com/colinsurprenant/MmapFile.java \
-         src/main/java/com/colinsurprenant/MmapFileExtLibrary.java src/main/java/MmapFileExtService.java; do
-  [ -f "$checkout/$f" ] || { echo "$checkout is not a jruby-mmap-benchmark checkout: no $f" >&2; exit 2; }
-done
+seed_mmap_check_checkout "$checkout"
 # mmap_test.rb divides the size into 1k, 4k and 16k Strings and refuses a remainder.
 (( size % 16384 == 0 && size > 0 )) || { echo "--size must be a positive multiple of 16384: $size" >&2; exit 2; }
 # Its writers map the whole pass in one MappedByteBuffer.
 (( size <= 2147483647 )) || { echo "--size is at most 2147483647 (one MappedByteBuffer): $size" >&2; exit 2; }
 
-here="$(cd "$(dirname "$0")/.." && pwd)"
-
-# shellcheck source=seed-mmap-lib.sh
-. "$here/scripts/seed-mmap-lib.sh"
 seed_mmap_setup "$checkout" "$dir" seed-mmap-harness
 
 chunks=(1 4 16)
@@ -161,8 +153,7 @@ for round in $(seq 1 "$rounds"); do
         # A control for what one JVM leaves in memory to the next (the page cache, the memory its file and heap
         # freed): every row starts from the same state. It did not move the comparison at 1k
         # (docs/benchmarks/2026-11-27-s15.md; scripts/seed-mmap-carryover.sh measures the carryover itself).
-        echo 3 > /proc/sys/vm/drop_caches
-        echo 1 > /proc/sys/vm/compact_memory
+        seed_mmap_drop
       fi
       w0=$(written)
       out=$(cd "$work" && "$jdk/bin/java" --enable-native-access=ALL-UNNAMED ${heap_flags[@]+"${heap_flags[@]}"} -cp "$cp" org.jruby.Main \

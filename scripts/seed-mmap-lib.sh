@@ -1,5 +1,5 @@
-# Sourced by scripts/seed-mmap-harness.sh and scripts/seed-mmap-passes.sh: what both need before running the JRuby
-# mmap post's code. seed_mmap_setup CHECKOUT DIR NAME sets
+# Sourced by scripts/seed-mmap-harness.sh, seed-mmap-passes.sh and seed-mmap-carryover.sh: what they need before running
+# the JRuby mmap post's code. seed_mmap_setup CHECKOUT DIR NAME sets
 #   jdk    a JDK 22+ with javac: SLUICE_JAVA_HOME, JAVA_HOME, else the newest under /usr/lib/jvm (as ./sluice looks)
 #   jruby  the jruby-complete jar the build fetched
 #   cp     the class path of a JRuby with the sluice gem's jars
@@ -33,4 +33,28 @@ seed_mmap_setup() {
   "$jdk/bin/javac" -nowarn -d "$work/target/classes" -cp "$jruby" \
     "$checkout"/src/main/java/MmapFileExtService.java "$checkout"/src/main/java/com/colinsurprenant/*.java 2>&1 |
     { grep -v '^Note:' >&2 || true; }
+}
+
+# Exits with a message unless CHECKOUT holds the post's harness and its three Java sources.
+seed_mmap_check_checkout() {
+  local f
+  for f in mmap_test.rb src/main/java/com/colinsurprenant/MmapFile.java \
+           src/main/java/com/colinsurprenant/MmapFileExtLibrary.java src/main/java/MmapFileExtService.java; do
+    [ -f "$1/$f" ] || { echo "$1 is not a jruby-mmap-benchmark checkout: no $f" >&2; exit 2; }
+  done
+}
+
+# Exits with a message naming OPTION unless this user may drop the page cache and compact memory: checked before any
+# row runs, since the kernel decides.
+seed_mmap_check_drop() {
+  [ -w /proc/sys/vm/drop_caches ] && [ -w /proc/sys/vm/compact_memory ] && return 0
+  echo "$1 writes /proc/sys/vm/drop_caches and compact_memory, which this user may not (run as root)" >&2
+  exit 2
+}
+
+# Drops the page cache (clean pages only: sync first) and compacts free memory, so that the next JVM starts from
+# memory no JVM before it shaped.
+seed_mmap_drop() {
+  echo 3 > /proc/sys/vm/drop_caches
+  echo 1 > /proc/sys/vm/compact_memory
 }
