@@ -18,6 +18,8 @@ class DocsExampleTest < Minitest::Test
     assert_equal 65_536 + "one more record\n".bytesize, File.size(path("data.bin"))
     assert_equal "one more record\n", File.binread(path("data.bin"), 16, 65_536)
     assert_equal "LOG1\n" + "entry\n" * 1000 + "END\n", File.binread(path("log.bin"))
+    framed = File.binread(path("framed.bin"))
+    assert_equal [6000].pack("Q>") + "entry\n" * 1000, framed, "the length filled in, the body kept, nothing after"
     assert_equal "Manifest-Version: 1.0\n", File.binread(path("out/META-INF/MANIFEST.MF"))
     assert_includes out, "META-INF/MANIFEST.MF 22"
     assert_match(/^CHANNEL: yes$/i, out)

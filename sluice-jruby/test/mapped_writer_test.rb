@@ -92,6 +92,56 @@ class SluiceMappedWriterTest < Minitest::Test
     assert_raises(ArgumentError) { Sluice::MappedWriter.open(path("p"), position: -1) }
   end
 
+  # seek as IO#seek: Ruby's own File, given the same writes and seeks, is the reference for the bytes and the length.
+  def test_seek_moves_writes_as_ios_seek_does
+    rng = Random.new(24)
+    File.open(path("ref"), "wb") do |ref|
+      Sluice::MappedWriter.open(path("ours"), window_size: 4096) do |w|
+        200.times do |step|
+          case rng.rand(10)
+          when 0..5
+            s = rng.bytes(rng.rand(9000))
+            assert_equal ref.write(s), w.write(s)
+          when 6
+            to = rng.rand(ref.size + 5000)
+            assert_equal ref.seek(to), w.seek(to)
+          when 7
+            by = rng.rand(-[ref.pos, 3000].min..3000)
+            assert_equal ref.seek(by, IO::SEEK_CUR), w.seek(by, :CUR)
+          when 8
+            back = -rng.rand([ref.size, 3000].min + 1)
+            ref.flush
+            assert_equal ref.seek(back, IO::SEEK_END), w.seek(back, IO::SEEK_END)
+          else
+            w.pos = ref.pos = rng.rand(ref.size + 1)
+          end
+          ref.flush
+          assert_equal ref.pos, w.pos, "position after step #{step}"
+          assert_equal ref.size, w.size, "size after step #{step}"
+        end
+      end
+    end
+    assert_equal File.binread(path("ref")), File.binread(path("ours"))
+  end
+
+  def test_seek_refuses_what_io_refuses_naming_the_file
+    Sluice::MappedWriter.open(path("s")) do |w|
+      w.write("abc")
+      error = assert_raises(Errno::EINVAL) { w.seek(-4, IO::SEEK_CUR) }
+      assert_match(/#{Regexp.escape(path("s"))}/, error.message)
+      assert_raises(Errno::EINVAL) { w.seek(0, 7) }
+      assert_raises(Errno::EINVAL) { w.seek(0, :NOWHERE) }
+      assert_equal 3, w.pos
+      w.seek(0)
+      w.write("X")
+      assert_equal [1, 3], [w.pos, w.size]
+    end
+    assert_equal "Xbc", File.binread(path("s"))
+    w = Sluice::MappedWriter.new(path("t"))
+    w.close
+    assert_raises(IOError) { w.seek(0) }
+  end
+
   def test_a_block_that_raises_still_closes_and_cuts_the_file
     writer = nil
     assert_raises(RuntimeError) do

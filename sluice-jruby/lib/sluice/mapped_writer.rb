@@ -9,6 +9,8 @@ module Sluice
   #     w.write(record)          # the number of bytes
   #     w << header << body      # chains
   #     w.fsync                  # durable up to w.position
+  #     w.seek(0)                # as IO#seek; w.size stays the furthest byte written
+  #     w.write(header)          # rewritten in place
   #   end
   #
   # After a crash the file may end in up to a window of zeros: readers find the end with their own framing.

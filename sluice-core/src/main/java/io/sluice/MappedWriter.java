@@ -38,10 +38,12 @@ import java.util.Objects;
  * <h2>The file</h2>
  * <ul>
  *   <li>Writing begins at the end of the file (at 0 when it was just created or truncated), or at the position given
- *       to {@link #open(Path, long, long, OpenOption...)}, and moves forward only.</li>
+ *       to {@link #open(Path, long, long, OpenOption...)}, and moves forward with each write. {@link #position(long)}
+ *       moves it elsewhere, to overwrite bytes already written (a header rewritten once the body is known, say) or
+ *       to leave a gap.</li>
  *   <li>While the writer is open the file is longer than the bytes written: it is grown to the end of the current
- *       window, and the bytes past {@link #position()} read as zeros. {@link #close()} cuts the file to exactly
- *       {@link #position()}.</li>
+ *       window, and the bytes past {@link #size()} read as zeros. {@link #close()} cuts the file to exactly
+ *       {@link #size()}: where writing ended, or, after a move back, the furthest byte written.</li>
  *   <li>{@link #force()} makes every byte written so far durable: after it returns, those bytes survive a crash of
  *       the process or of the machine.</li>
  * </ul>
@@ -81,7 +83,8 @@ import java.util.Objects;
  *       kernel raises SIGBUS in the copy, which the JVM turns into an {@link InternalError} and the writer into the
  *       {@code IOException}, in interpreted and compiled code alike (see {@link Faults#deliver}).</li>
  *   <li>A write that fails, for any reason, is not counted: {@link #position()} stays where it was before the call,
- *       even when part of the bytes reached the file before the failure, and {@link #close()} cuts them off. Pages
+ *       even when part of the bytes reached the file before the failure, and {@link #close()} cuts off those that
+ *       lie past {@link #size()} (those that overwrote earlier bytes, after a move back, stay). Pages
  *       that another process cut stay lost: writes into them keep failing, and the writer never grows the file back
  *       over them, since bytes it had acknowledged there are gone.</li>
  *   <li>A thread interrupt does not close the file. Copies into the window do not look at the interrupt status;
@@ -129,8 +132,18 @@ public final class MappedWriter implements Closeable {
      * the window's size), 0 when there is no window, -1 once closed.
      */
     private long limit;
-    /** The position up to which {@link #force()} has made bytes durable. */
+    /**
+     * Where the bytes {@link #force()} has not yet made durable may begin: writes land at or past the position, and
+     * a move back lowers this to the new position.
+     */
     private long forced;
+    /**
+     * The furthest byte written before the last move ({@link #position(long)}), or the start: with the position,
+     * the file's length once closed ({@link #size()}). Kept up when the writer moves, not by the writes.
+     */
+    private long highWater;
+    /** Where the last move put the writer (the start before any): a position past it means bytes were written. */
+    private long movedTo;
     private boolean closed;
     /** Whether to ask the kernel for pages ahead of the copies: native access is enabled, and the kernel knows how. */
     private boolean populate = Native.isEnabled();
@@ -143,6 +156,8 @@ public final class MappedWriter implements Closeable {
         this.windowSize = windowSize;
         this.windowStart = position;
         this.forced = position;
+        this.highWater = position;
+        this.movedTo = position;
     }
 
     /**
@@ -245,6 +260,49 @@ public final class MappedWriter implements Closeable {
     /** The file offset the next write lands at: the start position plus every byte written since. */
     public long position() {
         return windowStart + offset;
+    }
+
+    /**
+     * Moves where the next write lands to {@code newPosition}, as {@link FileChannel#position(long)} does: bytes
+     * written stay, a later write overwrites them, and a position past {@link #size()} leaves a gap that reads as
+     * zeros once something is written past it. The current window is kept when {@code newPosition} lies within the
+     * part of it already in use, so moving back to rewrite what was just written maps nothing; otherwise the window
+     * is unmapped and the next write maps the one holding the new position.
+     *
+     * @return this writer
+     * @throws IllegalArgumentException if {@code newPosition} is negative
+     * @throws java.nio.channels.ClosedChannelException if the writer is closed
+     */
+    public MappedWriter position(long newPosition) throws IOException {
+        if (newPosition < 0) {
+            throw new IllegalArgumentException("negative position for " + path + ": " + newPosition);
+        }
+        ensureOpen();
+        long pos = position();
+        if (newPosition == pos) {
+            return this;
+        }
+        highWater = size();
+        movedTo = newPosition;
+        forced = Math.min(forced, newPosition);
+        if (arena != null && newPosition >= windowStart && newPosition - windowStart <= limit) {
+            // Within the part of the window the fast path may write: limit stays, and so do the pages behind it.
+            offset = newPosition - windowStart;
+        } else {
+            unmapWindow();
+            windowStart = newPosition;
+        }
+        return this;
+    }
+
+    /**
+     * The length the file will have once this writer is closed: the end of the furthest byte written, or where the
+     * writer started if it wrote nothing. That is {@link #position()} unless {@link #position(long)} moved it.
+     */
+    public long size() {
+        long pos = position();
+        // Positions move forward only by writes: past the last move's target, the bytes up to the position are written.
+        return pos > movedTo ? Math.max(highWater, pos) : highWater;
     }
 
     /** Whether this writer is still open. */
@@ -491,24 +549,27 @@ public final class MappedWriter implements Closeable {
 
     /**
      * Makes every byte written so far durable on the storage device: when this returns, bytes up to
-     * {@link #position()} survive a crash of the process or the machine. Costs a device flush; call it as rarely
+     * {@link #size()} survive a crash of the process or the machine. Costs a device flush; call it as rarely
      * as the caller's durability needs allow.
      *
      * @throws InterruptedIOException if the thread is interrupted; the writer stays open and usable
      */
     public void force() throws IOException {
         ensureOpen();
-        long pos = position();
+        long at = position();
+        long pos = size();
         if (forced == pos) {
             return;
         }
-        if (arena != null && windowStart + offset > Math.max(forced, windowStart)) {
+        // The window's bytes in use: up to the position, or further when the writer moved back within it.
+        long used = Math.min(limit, Math.max(offset, pos - windowStart));
+        if (arena != null && windowStart + used > Math.max(forced, windowStart)) {
             long from = Math.max(forced, windowStart) - windowStart;
             try {
                 // Where the page cache is not unified with mappings, only msync reaches the mapped pages.
-                window.asSlice(from, offset - from).force();
+                window.asSlice(from, used - from).force();
             } catch (UncheckedIOException e) {
-                throw failure("msync", windowStart + from, offset - from, e.getCause());
+                throw failure("msync", windowStart + from, used - from, e.getCause());
             }
         }
         // Earlier windows are unmapped already; their dirty pages are reached through the file.
@@ -527,11 +588,12 @@ public final class MappedWriter implements Closeable {
         } catch (IOException e) {
             throw failure("fdatasync", forced, pos - forced, e);
         }
-        forced = pos;
+        // Everything is durable now; the next write lands at the position, which may lie before the end.
+        forced = at;
     }
 
     /**
-     * Unmaps the window, cuts the file to {@link #position()} and closes it. Does not {@link #force()}: the bytes
+     * Unmaps the window, cuts the file to {@link #size()} and closes it. Does not {@link #force()}: the bytes
      * are in the page cache, on their way to the device. Completes even on an interrupted thread, whose interrupt
      * status is kept. Closing twice does nothing.
      */
@@ -541,7 +603,7 @@ public final class MappedWriter implements Closeable {
             return;
         }
         closed = true;
-        long pos = position();
+        long pos = size();
         unmapWindow();
         // From now on every write takes the slow path, which reports the writer closed, even a write of nothing.
         limit = -1;

@@ -167,6 +167,69 @@ public final class RubyMappedWriter extends RubyObject {
         return asFixnum(context, writer(context).position());
     }
 
+    /** {@code seek(amount)}: as {@code seek(amount, IO::SEEK_SET)}. */
+    @JRubyMethod(name = "seek")
+    public IRubyObject seek(ThreadContext context, IRubyObject amount) {
+        return seekTo(context, toLong(context, amount), context.nil);
+    }
+
+    /**
+     * {@code seek(amount, whence)}: moves where the next write lands, as {@code IO#seek}: {@code IO::SEEK_SET} (or
+     * {@code :SET}) to {@code amount}, {@code IO::SEEK_CUR} ({@code :CUR}) by {@code amount} from the position,
+     * {@code IO::SEEK_END} ({@code :END}) by {@code amount} from {@code size}, the furthest byte written. Bytes
+     * written stay; a position past {@code size} leaves a gap that reads as zeros once written past. 0.
+     */
+    @JRubyMethod(name = "seek")
+    public IRubyObject seek(ThreadContext context, IRubyObject amount, IRubyObject whence) {
+        return seekTo(context, toLong(context, amount), whence);
+    }
+
+    /** {@code pos = n} (also {@code position=}): as {@code seek(n)}; returns {@code n}. */
+    @JRubyMethod(name = {"pos=", "position="})
+    public IRubyObject setPosition(ThreadContext context, IRubyObject position) {
+        seekTo(context, toLong(context, position), context.nil);
+        return position;
+    }
+
+    private IRubyObject seekTo(ThreadContext context, long amount, IRubyObject whence) {
+        MappedWriter w = writer(context);
+        long base;
+        if (whence.isNil() || isWhence(whence, 0, "SET")) {
+            base = 0;
+        } else if (isWhence(whence, 1, "CUR")) {
+            base = w.position();
+        } else if (isWhence(whence, 2, "END")) {
+            base = w.size();
+        } else {
+            throw context.runtime.newErrnoEINVALError("seek(" + w.path() + "): unknown whence " + whence.inspect());
+        }
+        long to = base + amount;
+        if (to < 0 || (amount > 0 && to < base)) {
+            throw context.runtime.newErrnoEINVALError("seek(" + w.path() + "): position " + base + " + " + amount
+                    + " is negative or too large");
+        }
+        try {
+            w.position(to);
+        } catch (Exception e) {
+            throw Errors.toRuby(context, e, "seek(" + w.path() + ", " + to + ")");
+        }
+        return asFixnum(context, 0);
+    }
+
+    /** Whether {@code whence} is the Integer {@code value} (IO::SEEK_*) or the Symbol {@code name}. */
+    private static boolean isWhence(IRubyObject whence, long value, String name) {
+        if (whence instanceof RubyFixnum f) {
+            return f.getLongValue() == value;
+        }
+        return whence instanceof RubySymbol s && s.idString().equals(name);
+    }
+
+    /** {@code size}: the file's length once closed: the furthest byte written (the position, unless moved back). */
+    @JRubyMethod(name = "size")
+    public IRubyObject size(ThreadContext context) {
+        return asFixnum(context, writer(context).size());
+    }
+
     /** {@code window_size}: the bytes mapped at once. */
     @JRubyMethod(name = "window_size")
     public IRubyObject windowSize(ThreadContext context) {
