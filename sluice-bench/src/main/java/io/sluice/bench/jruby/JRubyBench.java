@@ -203,7 +203,7 @@ public final class JRubyBench {
      * The measured runs of one contender in one cell; the rehearsal is not among them.
      *
      * @param workload  {@code seqwrite}, {@code seqread} or {@code randread}
-     * @param file      {@code new} or {@code cached}
+     * @param file      {@code new}, {@code cached} or {@code rewritten} (see {@link #FILE_KINDS})
      * @param chunk     bytes per String
      * @param contender the strategy, as in the JSON rows ({@code Sluice::MappedWriter}, {@code ruby-File}, ...)
      * @param samples   one per measured round
@@ -338,7 +338,7 @@ public final class JRubyBench {
     private static List<String> runWriters(Options o, List<String> writers, PrintWriter err)
             throws IOException, InterruptedException {
         List<Cell> cells = new ArrayList<>();
-        for (String kind : List.of("new", "cached")) {
+        for (String kind : FILE_KINDS) {
             for (int chunk : o.chunkSizes()) {
                 cells.add(new Cell(kind, chunk));
             }
@@ -361,7 +361,15 @@ public final class JRubyBench {
         return lines;
     }
 
-    /** A write cell: a new or a cached file, and the bytes per String. */
+    /**
+     * The write cells' files: {@code new} (deleted before each run), {@code cached} (written and in the page cache,
+     * overwritten from 0 by a writer made for the run) and {@code rewritten} (as the seed's harness's measured pass:
+     * the file deleted, written once through the writer untimed, then rewritten through the same writer after a
+     * {@code seek(0)}, timed with the writes; each writer's seek is its own, the seed's mapping the file again).
+     */
+    static final List<String> FILE_KINDS = List.of("new", "cached", "rewritten");
+
+    /** A write cell: the file's kind ({@link #FILE_KINDS}) and the bytes per String. */
     private record Cell(String kind, int chunk) {
     }
 
@@ -764,7 +772,9 @@ public final class JRubyBench {
         out.println("flushed to the disk (fdatasync), so that no row pays for another's writeback, and a cached cell's");
         out.println("file is read back into the page cache where the kernel dropped it. Sluice::MappedWriter is told the");
         out.println("size, as the seed's writers are, and maps one window of the whole file; the 64 MiB windows row is");
-        out.println("not told it.");
+        out.println("not told it. A rewritten cell's writer writes the whole file once, untimed, then seeks to 0 and");
+        out.println("writes it again, timed with its seek, as the seed's harness times each row's second pass: the seed's");
+        out.println("writers map the file again in their seek, Sluice::MappedWriter keeps the window it has.");
         if (result.heap() > 0) {
             out.printf(Locale.ROOT, "Every JRuby JVM had a fixed heap of %s, touched when it started (-Xms, -Xmx,%n"
                     + "-XX:+AlwaysPreTouch), so that no timed run grows the heap into memory touched for the first time.%n",

@@ -7,6 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The seed's mmap writer as its {@code MmapFile} and {@code MmapFileExt} make it: one {@code MappedByteBuffer} over
@@ -21,8 +23,12 @@ final class SeedMapping implements Closeable {
 
     private final Path path;
     private final FileChannel channel;
-    private final Arena arena;
-    private final ByteBuffer buffer;
+    private final long size;
+    /** Every mapping made, the current one last: the seed leaves the earlier ones to the garbage collector. */
+    private final List<Arena> arenas = new ArrayList<>();
+    private ByteBuffer buffer;
+    /** The file offset the current buffer starts at. */
+    private long mapped;
 
     /**
      * Maps {@code size} bytes of {@code path} from 0, growing the file to that length as mapping does.
@@ -41,15 +47,34 @@ final class SeedMapping implements Closeable {
                         StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)
                 : FileChannel.open(this.path, StandardOpenOption.READ, StandardOpenOption.WRITE,
                         StandardOpenOption.CREATE);
+        this.size = size;
+        try {
+            map(0);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The seed's {@code seek(pos)}: maps {@code size} bytes from {@code pos} again, a new buffer written from its
+     * start. The earlier mapping stays until {@link #close()}, as the seed's stays until the garbage collector
+     * frees it: no unmap inside a timed pass.
+     */
+    void seek(long pos) throws IOException {
+        map(pos);
+    }
+
+    private void map(long pos) throws IOException {
         Arena a = Arena.ofShared();
         try {
-            this.buffer = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, a).asByteBuffer();
+            buffer = channel.map(FileChannel.MapMode.READ_WRITE, pos, size, a).asByteBuffer();
+            mapped = pos;
         } catch (IOException | RuntimeException e) {
             a.close();
-            channel.close();
-            throw new IOException("mmap(path=" + path + ", pos=0, len=" + size + "): " + e.getMessage(), e);
+            throw new IOException("mmap(path=" + path + ", pos=" + pos + ", len=" + size + "): " + e.getMessage(), e);
         }
-        this.arena = a;
+        arenas.add(a);
     }
 
     /**
@@ -60,11 +85,16 @@ final class SeedMapping implements Closeable {
         buffer.put(src, off, len);
     }
 
-    /** Unmaps, cuts the file to the bytes written (a short run then shows in the file's length) and closes it. */
+    /**
+     * Unmaps every mapping, cuts the file where the current one's writes end (a short run then shows in the file's
+     * length) and closes it.
+     */
     @Override
     public void close() throws IOException {
-        long end = buffer.position();
-        arena.close();
+        long end = mapped + buffer.position();
+        for (Arena a : arenas) {
+            a.close();
+        }
         try (channel) {
             channel.truncate(end);
         } catch (IOException e) {

@@ -20,6 +20,11 @@ public final class SeedMmapFile {
         this.mapping = new SeedMapping(path, truncate, size);
     }
 
+    /** The seed's {@code seek(pos)}: {@code size} bytes mapped again from {@code pos}, written from there. */
+    public void seek(long pos) throws IOException {
+        mapping.seek(pos);
+    }
+
     /**
      * Automatic conversion: called with a Ruby String, JRuby hands over a {@code java.lang.String} it decoded from
      * the String's bytes, and its bytes are encoded again here. (JRuby 10 refuses a Ruby String for a

@@ -39,6 +39,17 @@ public final class SeedMmapFileExt extends RubyObject {
         return context.nil;
     }
 
+    /** {@code seek(pos)}: the seed's, {@code size} bytes mapped again from {@code pos} and written from there. */
+    @JRubyMethod(name = "seek")
+    public IRubyObject seek(ThreadContext context, IRubyObject pos) {
+        try {
+            mapping.seek(toLong(context, pos));
+        } catch (IOException e) {
+            throw context.runtime.newIOErrorFromException(e);
+        }
+        return context.nil;
+    }
+
     /** {@code write_safe(string)}: the ByteList's bytes copied to a new array, then written. */
     @JRubyMethod(name = "write_safe")
     public IRubyObject writeSafe(ThreadContext context, IRubyObject data) {

@@ -30,14 +30,24 @@ module SluiceBench
       options = [StandardOpenOption::READ, StandardOpenOption::WRITE, StandardOpenOption::CREATE]
       options << StandardOpenOption::TRUNCATE_EXISTING if truncate
       @channel = FileChannel.open(java.nio.file.Path.of(path), *options)
-      @arena = Arena.of_shared
+      @size = size
+      @arenas = []
+      seek(0)
+    end
+
+    # The seed's seek: the file mapped again from +pos+; the earlier mapping is kept until close, as the seed's is
+    # until the garbage collector frees it.
+    def seek(pos)
+      arena = Arena.of_shared
       # JRuby warns, once, while making its proxy of the JDK's internal segment class; nothing is wrong.
       verbose, $VERBOSE = $VERBOSE, nil
       begin
-        @buffer = @channel.map(FileChannel::MapMode::READ_WRITE, 0, size, @arena).as_byte_buffer
+        @buffer = @channel.map(FileChannel::MapMode::READ_WRITE, pos, @size, arena).as_byte_buffer
       ensure
         $VERBOSE = verbose
       end
+      @arenas << arena
+      @mapped = pos
     end
 
     def write(string)
@@ -45,8 +55,8 @@ module SluiceBench
     end
 
     def close
-      finish = @buffer.position
-      @arena.close
+      finish = @mapped + @buffer.position
+      @arenas.each(&:close)
       @channel.truncate(finish)
       @channel.close
     end
@@ -103,11 +113,24 @@ module SluiceBench
 
   # Opens +name+'s writer, runs the harness's loop of its writes (inside the block, when given: the timing), closes
   # the writer.
-  def self.write_run(name, path, new_file, data, count)
+  #
+  # With +rewrite+, the seed's harness's two passes over one writer (Benchmark.bmbm): each pass seeks to 0 and
+  # writes the whole file, the first (the harness's rehearsal) untimed, the second the one given to the block. Each
+  # writer's seek is its own: the seed's map the file again (their authors' seek), Ruby's File moves its offset,
+  # Sluice::MappedWriter moves within the window it has.
+  def self.write_run(name, path, new_file, data, count, rewrite: false)
     open, write = WRITERS.fetch(name)
     writer = open.call(path, new_file, count * data.bytesize)
     loop = -> { count.times.each { |_i| write.call(writer, data) } }
     begin
+      if rewrite
+        writes = loop
+        loop = lambda do
+          writer.seek(0)
+          writes.call
+        end
+        loop.call
+      end
       block_given? ? yield(loop) : loop.call
     ensure
       writer.close
@@ -269,11 +292,15 @@ module SluiceBench
 
   # One run of writer +name+ (round 0 is the rehearsal): the previous run's file flushed, then written as the seed's
   # harness writes it, the writes timed.
+  #
+  # Kinds: new (the file deleted first), cached (a file already written and in the page cache, overwritten from 0 by
+  # a writer made for it), rewritten (as the seed's harness's measured pass: the file deleted, written through the
+  # writer once untimed, then the writer seeks to 0 and writes it again, the seek timed with the writes).
   def write_once(name, target, kind, chunk, round, string, count)
     bytes = count * chunk
     settle(target, kind == "cached")
-    File.delete(target) if kind == "new" && File.exist?(target)
-    write_run(name, target, kind == "new", string, count) do |loop|
+    File.delete(target) if kind != "cached" && File.exist?(target)
+    write_run(name, target, kind != "cached", string, count, rewrite: kind == "rewritten") do |loop|
       # As Benchmark.bmbm before each measured report in the seed's harness.
       GC.start
       timed("seqwrite", kind, chunk, name, round, bytes, count) { loop.call }
@@ -284,7 +311,7 @@ module SluiceBench
 
   def writes(dir, size, chunks, rounds, names)
     target = File.join(dir, WRITE_TARGET)
-    %w[new cached].each do |kind|
+    %w[new cached rewritten].each do |kind|
       chunks.each do |chunk|
         string = data(chunk)
         count = size / chunk
@@ -312,7 +339,7 @@ module SluiceBench
       case step
       when "run"
         kind, chunk, round = args[0], Integer(args[1]), Integer(args[2])
-        raise ArgumentError, "unknown file kind #{kind.inspect}" unless %w[new cached].include?(kind)
+        raise ArgumentError, "unknown file kind #{kind.inspect}" unless %w[new cached rewritten].include?(kind)
 
         write_once(name, target, kind, chunk, round, strings[chunk], size / chunk)
       when "prepare"

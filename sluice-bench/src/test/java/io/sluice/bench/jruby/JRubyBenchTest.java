@@ -263,23 +263,24 @@ class JRubyBenchTest {
         JRubyBench.Result r = JRubyBench.run(o, new PrintWriter(progress, true));
         String p = progress.toString();
         assertEquals(2, r.forks());
-        assertEquals(2, r.rows().size(), p);
+        assertEquals(3, r.rows().size(), p);
         for (JRubyBench.Row row : r.rows()) {
             assertEquals("Sluice::MappedWriter", row.contender());
             // Rounds 1 and 3 from the first JVM, round 2 from the second; neither's rehearsal.
             assertEquals(3, row.samples().size(), p);
             assertTrue(row.samples().stream().allMatch(s -> s.bytes() == 256 << 10), row::toString);
         }
-        assertEquals(List.of("new", "cached"), r.rows().stream().map(JRubyBench.Row::file).toList());
-        // Two cells, two generations each, one writer: four JVMs, the first's whole command printed, the others named.
+        assertEquals(List.of("new", "cached", "rewritten"), r.rows().stream().map(JRubyBench.Row::file).toList());
+        // Three cells, two generations each, one writer: six JVMs, the first's whole command printed, the others named.
         assertEquals(1, count(p, "sluice bench jruby: " + java.io.File.separator), p);
-        assertEquals(3, count(p, "sluice bench jruby: a JVM for Sluice::MappedWriter"), p);
+        assertEquals(5, count(p, "sluice bench jruby: a JVM for Sluice::MappedWriter"), p);
         // Each generation's JVM warms up on its cell's chunk size alone.
         List<String> one = JRubyBench.serveCommand(o, "Sluice::MappedWriter", List.of(16384));
         assertEquals("16384", one.get(one.indexOf("--chunk-sizes") + 1), one::toString);
         assertEquals(one.indexOf("--chunk-sizes"), one.lastIndexOf("--chunk-sizes"), one::toString);
         for (String g : List.of("new 4k, JVM generation 1 of 2", "new 4k, JVM generation 2 of 2",
-                "cached 4k, JVM generation 1 of 2", "cached 4k, JVM generation 2 of 2")) {
+                "cached 4k, JVM generation 1 of 2", "cached 4k, JVM generation 2 of 2",
+                "rewritten 4k, JVM generation 1 of 2", "rewritten 4k, JVM generation 2 of 2")) {
             assertTrue(p.contains(g), p);
         }
         try (var left = Files.list(tmp)) {
