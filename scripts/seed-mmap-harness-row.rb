@@ -8,8 +8,9 @@
 #   jruby seed-mmap-harness-row.rb CHECKOUT CHUNK_KIB ROW [SIZE]
 #
 # ROW is the start of a row's description ("ruby File", "java MmapFileExt, unboxed, unsafe", "Sluice::MappedWriter",
-# "MmapFileExt through the row adapter", ...). Run it in a directory holding target/classes (the post's Java sources
-# compiled there): the harness puts that relative path on the class path, and writes its test_data.* files beside it.
+# "Sluice::MappedWriter reopened at seek", "MmapFileExt through the row adapter", ...; the first row of the chunk size
+# whose description starts so). Run it in a directory holding target/classes (the post's Java sources compiled there):
+# the harness puts that relative path on the class path, and writes its test_data.* files beside it.
 
 require "sluice"
 require_relative "seed-mmap-sluice-row"
@@ -25,9 +26,10 @@ if size
   MmapTest.const_set(:WRITE_SIZE, Integer(size))
 end
 
-# The control for the adapter: the post's fastest writer behind the same protocol and the same two calls per write
-# (out.writer, then its write) as Sluice::MappedWriter's row, so that its speed against the post's own row of that
-# writer is what the adapter costs. MmapFileExt's own seek maps the file again, as in the post's row.
+# The controls (seed-mmap-harness.sh --control): Sluice::MappedWriter as the row was before it could seek (a new
+# writer at 0 for the measured pass, each write through the row's object: out.writer, then its write), and the post's
+# fastest writer behind the same adapter and the same two calls per write, so that its speed against the post's own
+# row of that writer is what the adapter costs. MmapFileExt's own seek maps the file again, as in the post's row.
 class MmapFileExtRow
   def initialize(path, size)
     @writer = MmapFileExt.new(path, size)
@@ -46,12 +48,14 @@ end
 
 [1, 4, 16].each do |kib|
   MmapTest::TESTS << { desc: "Sluice::MappedWriter, #{kib}k ruby String", class: SluiceMappedWriterRow,
-                       buffer: MmapTest::BUFFERS.fetch(kib), write: ->(out, buffer) { out.writer.write(buffer) } }
+                       buffer: MmapTest::BUFFERS.fetch(kib), write: ->(out, buffer) { out.write(buffer) } }
+  MmapTest::TESTS << { desc: "Sluice::MappedWriter reopened at seek, #{kib}k ruby String",
+                       class: SluiceMappedWriterReopenRow, buffer: MmapTest::BUFFERS.fetch(kib),
+                       write: ->(out, buffer) { out.writer.write(buffer) } }
   MmapTest::TESTS << { desc: "MmapFileExt through the row adapter, #{kib}k ruby String", class: MmapFileExtRow,
                        buffer: MmapTest::BUFFERS.fetch(kib),
                        write: ->(out, buffer) { out.writer.unsafe_write(buffer) } }
 end
-
 test = MmapTest::TESTS.find { |t| t[:desc].start_with?(row) && t[:buffer].bytesize == Integer(chunk_kib) * 1024 }
 abort "no row '#{row}' with #{chunk_kib}k Strings in #{checkout}/mmap_test.rb" unless test
 MmapTest.bench(test[:desc], test[:class], test[:buffer], &test[:write])

@@ -24,11 +24,15 @@
 #              compacted before each row's JVM (needs root: /proc/sys/vm/drop_caches), a control for what a JVM
 #              leaves in memory to the next; rakefile: the rows in the post's order every round (its Rakefile's:
 #              ruby File first), nothing flushed between them, as the post ran them
-#   --control  one more row in the post's harness: its fastest writer through the adapter our row needs (two calls per
-#              write, out.writer and then its write, where the post's rows make one), to measure what that costs
+#   --control  two more rows in the post's harness: Sluice::MappedWriter as its row was before it could seek (a new
+#              writer at 0 for the measured pass, each write through the row's object, out.writer and then its write),
+#              and the post's fastest writer behind that same adapter, to measure what the adapter costs
 #
 # The post's harness runs Benchmark.bmbm: a rehearsal pass to a new file, then the measured pass over the file the
-# rehearsal wrote. Only the measured pass (an existing file) is compared. The rehearsal's new-file figures are
+# rehearsal wrote, each pass starting with the writer's seek(0). Only the measured pass (an existing file) is
+# compared, with the "rewritten" cells of `sluice bench jruby`, which time the same pass the same way; its "cached"
+# cells (a writer made for a file already written) are printed beside them. Each writer's seek is its own: the
+# post's writers map the file again, Sluice::MappedWriter moves back within the window it has. The rehearsal's new-file figures are
 # printed but are not reliable on a VM: the system time of the fresh pages lands on whichever writer runs after Ruby
 # File, in this harness and across rows. New files are measured the way `sluice bench jruby` does (the "new" cells
 # of its table): the file deleted before every timed run, the rows taking turns.
@@ -46,7 +50,7 @@
 # much was written back during that row's JVM.
 set -euo pipefail
 
-usage() { sed -n '6,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 checkout=$(cd "$1" && pwd) || exit 2
 shift
@@ -99,9 +103,10 @@ if [ "$rows" = all ]; then
 else
   names=("ruby File" "java MmapFileExt, unboxed, unsafe" "Sluice::MappedWriter")
 fi
-# The adapter's control (seed-mmap-harness-row.rb): in the post's harness only, since ours calls every writer directly.
+# The controls (seed-mmap-harness-row.rb): in the post's harness only, since ours calls every writer directly.
+reopened="Sluice::MappedWriter reopened at seek"
 adapted="MmapFileExt through the row adapter"
-[ -z "$control" ] || names+=("$adapted")
+[ -z "$control" ] || names+=("$reopened" "$adapted")
 # Settled rounds take the rows in a Williams design, the one `sluice bench jruby` orders its rows by (JRubyBench.order),
 # so that what a row inherits from the one before it (the memory its deleted file freed, a page cache it left) falls
 # on every row alike: each row follows every other once in n rounds, or for an odd n twice in 2n. (Only leading in
@@ -186,7 +191,7 @@ echo "sluice bench jruby --no-reads --size $size --chunk-sizes 1k,4k,16k --round
   ${only:+--only "$only"} --dir "$work" --json "$json" > "$work/bench-jruby.txt"
 echo
 
-awk -F'\t' -v size="$size" -v json="$json" -v adapted="$adapted" '
+awk -F'\t' -v size="$size" -v json="$json" -v adapted="$adapted" -v reopened="$reopened" '
   function median(list,   n, a, i, j, t) {
     n = split(list, a, " ")
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -213,28 +218,33 @@ awk -F'\t' -v size="$size" -v json="$json" -v adapted="$adapted" '
       s = line; sub(/.*"systemSec": /, "", s); sub(/,.*/, "", s)
       ours[f SUBSEP b / 1024 SUBSEP e] = m; ourscpu[f SUBSEP b / 1024 SUBSEP e] = u + s
     }
-    print "Existing file, MB/s (x ruby File), medians: the post'"'"'s harness (measured pass) | sluice bench jruby (cached)"
+    print "Existing file, MB/s (x ruby File), medians: the post'"'"'s harness (measured pass) | sluice bench jruby (rewritten)"
     printf "%-36s %19s %19s %19s | %19s %19s %19s\n", "", "1k", "4k", "16k", "1k", "4k", "16k"
     for (r = 1; r <= rows; r++) {
       n = order[r]; line = sprintf("%-36s", n)
       for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); v = median(old[kib SUBSEP n]); base = median(old[kib SUBSEP "ruby File"])
         post[kib SUBSEP n] = v; line = line sprintf(" %10.0f (%5.2f)", v, v / base) }
       line = line " |"
-      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); v = ours["cached" SUBSEP kib SUBSEP names[n]]
-        base = ours["cached" SUBSEP kib SUBSEP "ruby-File"]
+      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); v = ours["rewritten" SUBSEP kib SUBSEP names[n]]
+        base = ours["rewritten" SUBSEP kib SUBSEP "ruby-File"]
         line = line (v == "" ? sprintf(" %19s", "") : sprintf(" %10.0f (%5.2f)", v, v / base)) }
       print line
     }
     print ""
     print "Sluice::MappedWriter / MmapFileExt unboxed unsafe (the post'"'"'s fastest), existing file:"
     printf "%-36s %10s %10s %10s\n", "", "1k", "4k", "16k"
-    lp = sprintf("%-36s", "the post'"'"'s harness"); lo = sprintf("%-36s", "sluice bench jruby")
-    la = sprintf("%-36s", "agreement (post / ours)")
+    lp = sprintf("%-36s", "the post'"'"'s harness"); lo = sprintf("%-36s", "sluice bench jruby (rewritten)")
+    la = sprintf("%-36s", "agreement (post / ours)"); lc = sprintf("%-36s", "sluice bench jruby (cached)")
     for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1)
       p = post[kib SUBSEP "Sluice::MappedWriter"] / post[kib SUBSEP "java MmapFileExt, unboxed, unsafe"]
-      o = ours["cached" SUBSEP kib SUBSEP "Sluice::MappedWriter"] / ours["cached" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]
-      lp = lp sprintf(" %10.2f", p); lo = lo sprintf(" %10.2f", o); la = la sprintf(" %10.2f", p / o) }
+      o = ours["rewritten" SUBSEP kib SUBSEP "Sluice::MappedWriter"] / ours["rewritten" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]
+      c = ours["cached" SUBSEP kib SUBSEP "Sluice::MappedWriter"] / ours["cached" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]
+      lp = lp sprintf(" %10.2f", p); lo = lo sprintf(" %10.2f", o); la = la sprintf(" %10.2f", p / o)
+      lc = lc sprintf(" %10.2f", c) }
     print lp; print lo; print la
+    print "And over a file already written, each writer made for it (no seek: the post'"'"'s writers map it once, ours"
+    print "one window of it), in sluice bench jruby:"
+    print lc
     print "The same ratio by CPU seconds (user + system of the whole JRuby process; medians), which waiting on a busy"
     print "machine does not inflate:"
     lp = sprintf("%-36s", "the post'"'"'s harness, by CPU"); lo = sprintf("%-36s", "sluice bench jruby, by CPU")
@@ -242,21 +252,23 @@ awk -F'\t' -v size="$size" -v json="$json" -v adapted="$adapted" '
       # Tiny runs can take less than the 10 ms the CPU times are counted in.
       a = median(cpu[kib SUBSEP "java MmapFileExt, unboxed, unsafe"]); b = median(cpu[kib SUBSEP "Sluice::MappedWriter"])
       lp = lp (b > 0 ? sprintf(" %10.2f", a / b) : sprintf(" %10s", "-"))
-      a = ourscpu["cached" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]; b = ourscpu["cached" SUBSEP kib SUBSEP "Sluice::MappedWriter"]
+      a = ourscpu["rewritten" SUBSEP kib SUBSEP "MmapFileExt-unboxed-unsafe"]; b = ourscpu["rewritten" SUBSEP kib SUBSEP "Sluice::MappedWriter"]
       lo = lo (b > 0 ? sprintf(" %10.2f", a / b) : sprintf(" %10s", "-")) }
     print lp; print lo
     if ((1 SUBSEP adapted) in old) {
       print ""
-      print "Through the same adapter, in the post'"'"'s harness: our row calls out.writer and then its write, where the post'"'"'s"
-      print "rows make one call, as every row of sluice bench jruby does. The control row puts the post'"'"'s fastest writer"
-      print "behind the same two calls:"
-      printf "%-50s %10s %10s %10s\n", "", "1k", "4k", "16k"
-      la = sprintf("%-50s", "MmapFileExt: through the adapter / direct")
-      lb = sprintf("%-50s", "Sluice::MappedWriter / MmapFileExt, both adapted")
-      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); c = post[kib SUBSEP adapted]
-        la = la sprintf(" %10.2f", c / post[kib SUBSEP "java MmapFileExt, unboxed, unsafe"])
-        lb = lb sprintf(" %10.2f", post[kib SUBSEP "Sluice::MappedWriter"] / c) }
-      print la; print lb
+      print "The controls, in the post'"'"'s harness: Sluice::MappedWriter reopened at seek (a new writer for the measured"
+      print "pass, each write through the row'"'"'s object: out.writer, then its write), and the post'"'"'s fastest writer behind"
+      print "the same two calls:"
+      printf "%-56s %10s %10s %10s\n", "", "1k", "4k", "16k"
+      lr = sprintf("%-56s", "reopened / MmapFileExt")
+      la = sprintf("%-56s", "MmapFileExt: through the adapter / direct")
+      lb = sprintf("%-56s", "reopened / MmapFileExt through the adapter")
+      for (k = 1; k <= 3; k++) { kib = 4 ^ (k - 1); c = post[kib SUBSEP adapted]; e = post[kib SUBSEP "java MmapFileExt, unboxed, unsafe"]
+        lr = lr sprintf(" %10.2f", post[kib SUBSEP reopened] / e)
+        la = la sprintf(" %10.2f", c / e)
+        lb = lb sprintf(" %10.2f", post[kib SUBSEP reopened] / c) }
+      print lr; print la; print lb
     }
     print ""
     print "MiB the kernel wrote back while each row'"'"'s JVM ran in the post'"'"'s harness (medians): the flusher'"'"'s work on"

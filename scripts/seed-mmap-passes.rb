@@ -8,18 +8,19 @@
 #
 #   jruby seed-mmap-passes.rb CHECKOUT CHUNK_KIB ROW PASSES
 #
-# ROW: "sluice" (Sluice::MappedWriter through the harness row's protocol: a new writer at 0 for each pass after the
-# first, and each write through the row's object, out.writer.write, as in the post's harness), "direct" (the same
-# writers, each write straight to the pass's writer, fetched once before the pass) or "ext" (the post's
-# MmapFileExt, unboxed, unsafe: seek(0) maps the file again). Pass 0 writes a new file.
+# ROW: "sluice" (Sluice::MappedWriter as the harness row drives it: one writer, seek(0) before each pass moving back
+# within its window, out.write), "reopen" (the row's protocol before the writer could seek: a new writer at 0 for
+# each pass after the first, each write through the row's object, out.writer.write), "direct" (those same writers,
+# each write straight to the pass's writer, fetched once before the pass) or "ext" (the post's MmapFileExt, unboxed,
+# unsafe: seek(0) maps the file again). Pass 0 writes a new file.
 
 require "sluice"
 require "java"
 require_relative "seed-mmap-sluice-row"
 
 checkout, chunk_kib, row, passes = ARGV
-abort "usage: seed-mmap-passes.rb CHECKOUT CHUNK_KIB sluice|direct|ext PASSES" unless
-  passes && %w[sluice direct ext].include?(row)
+abort "usage: seed-mmap-passes.rb CHECKOUT CHUNK_KIB sluice|reopen|direct|ext PASSES" unless
+  passes && %w[sluice reopen direct ext].include?(row)
 
 load File.join(checkout, "mmap_test.rb")
 
@@ -46,9 +47,11 @@ count = size / buffer.bytesize
 path = "test_data.mmap"
 File.delete(path) if File.exist?(path)
 out, write = if row == "sluice"
-               [SluiceMappedWriterRow.new(path, size), ->(o, b) { o.writer.write(b) }]
+               [SluiceMappedWriterRow.new(path, size), ->(o, b) { o.write(b) }]
+             elsif row == "reopen"
+               [SluiceMappedWriterReopenRow.new(path, size), ->(o, b) { o.writer.write(b) }]
              elsif row == "direct"
-               [SluiceMappedWriterRow.new(path, size), ->(w, b) { w.write(b) }]
+               [SluiceMappedWriterReopenRow.new(path, size), ->(w, b) { w.write(b) }]
              else
                [MmapFileExt.new(path, size), ->(o, b) { o.unsafe_write(b) }]
              end

@@ -7,14 +7,15 @@
 #                               [--pair SIZE [--dirty]]
 #
 # Defaults: 1 KiB chunks, 3 passes (pass 1 is the one the post's harness times), 4 JVMs per writer, rows ext,sluice
-# (--rows: any of ext, sluice and direct, the JVMs taking them in turn; direct is MappedWriter written to straight,
-# sluice through the harness row's object as the post's harness calls it). Without --pair, a summary follows: each
-# row's writing-thread CPU seconds in pass 1 and in the passes after it, medians over the JVMs. JVM options for
+# (--rows: any of ext, sluice, reopen and direct, the JVMs taking them in turn; sluice is MappedWriter as the harness
+# row drives it, one writer moved back by seek(0) for each pass; reopen the row before it could seek, a new writer
+# per pass written through the row's object; direct those writers written to straight). Without --pair, a summary
+# follows: each row's writing-thread CPU seconds in pass 1 and in the passes after it, medians over the JVMs. JVM options for
 # both writers' JVMs (-XX:MetaspaceSize=256m, -Xlog:gc:file=gc.log, ...) go in SEED_JAVA_OPTS. With --pair, each JVM
 # runs both writers instead, taking turns for N passes each of SIZE bytes (scripts/seed-mmap-pair.rb): over clean
 # pages, or with --dirty over the pages the pass before left dirty, as the post's measured pass finds its file.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '5,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 checkout=$(cd "$1" && pwd) || exit 2
 shift
 chunk=1 passes=3 jvms=4 dir=${TMPDIR:-/tmp} pair="" dirty="" rows=ext,sluice
@@ -33,7 +34,7 @@ done
 [ -z "$dirty" ] || [ -n "$pair" ] || { echo "--dirty goes with --pair SIZE" >&2; exit 2; }
 IFS=, read -r -a row_list <<<"$rows"
 for row in "${row_list[@]}"; do
-  case "$row" in ext | sluice | direct) ;; *) echo "--rows takes ext, sluice and direct, comma-separated: $rows" >&2; exit 2 ;; esac
+  case "$row" in ext | sluice | reopen | direct) ;; *) echo "--rows takes ext, sluice, reopen and direct, comma-separated: $rows" >&2; exit 2 ;; esac
 done
 [ -f "$checkout/mmap_test.rb" ] || { echo "$checkout is not a jruby-mmap-benchmark checkout: no mmap_test.rb" >&2; exit 2; }
 here="$(cd "$(dirname "$0")/.." && pwd)"

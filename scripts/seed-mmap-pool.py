@@ -34,9 +34,9 @@ import sys
 POST = re.compile(r"\s+round \d+\s+new file\s+\S+\s+(?:written back\s+\S+ MiB\s+)?\|\s+(.*?), (\d+)k "
                   r".*\(\s*([\d.]+)\)\s*$")
 # One timed run of ours: file kind, bytes per String, row, round (empty for the rehearsal), seconds.
-OURS = re.compile(r"\s+seqwrite\s+(cached|new)\s+(\d+)\s+(\S+)\s+(?:round (\d+)|rehearsal)\s+([\d.]+)s real")
+OURS = re.compile(r"\s+seqwrite\s+(cached|new|rewritten)\s+(\d+)\s+(\S+)\s+(?:round (\d+)|rehearsal)\s+([\d.]+)s real")
 FASTEST = {"post": "java MmapFileExt, unboxed, unsafe"}
-FASTEST["ours"] = FASTEST["ours-new"] = "MmapFileExt-unboxed-unsafe"
+FASTEST["ours"] = FASTEST["ours-new"] = FASTEST["ours-cached"] = "MmapFileExt-unboxed-unsafe"
 WRITER = dict.fromkeys(FASTEST, "Sluice::MappedWriter")
 RESAMPLES = 2000
 
@@ -74,7 +74,8 @@ def post_after(paths):
 
 
 SHORT = {FASTEST["post"]: "MmapFileExt", WRITER["post"]: "MappedWriter",
-         "MmapFileExt through the row adapter": "MmapFileExt adapted"}
+         "MmapFileExt through the row adapter": "MmapFileExt adapted",
+         "Sluice::MappedWriter reopened at seek": "MappedWriter reopened"}
 
 
 def by_predecessor(by, keys, label, digits, short=None, prevs=None):
@@ -105,11 +106,14 @@ ROUND = re.compile(r"\s+round (\d+)\s")
 
 
 def paired(paths):
-    """Each round's passes: {(harness, KiB, log, round): {row: seconds}}, the harness "post", "ours" (a cached file)
-    or "ours-new" (rehearsals left out). In a round of the post's harness the rows' JVMs run one after another, and in
-    one of ours the rows' runs do, so a round's passes saw the machine at nearly the same time."""
+    """Each round's passes: {(harness, KiB, log, round): {row: seconds}}, the harness "post", "ours" (the rewritten
+    cells, which time what the post's measured pass does; in logs from before them, the cached cells),
+    "ours-cached" (the cached cells, in logs that have rewritten ones) or "ours-new" (rehearsals left out). In a
+    round of the post's harness the rows' JVMs run one after another, and in one of ours the rows' runs do, so a
+    round's passes saw the machine at nearly the same time."""
     rounds = {}
     for i, path in enumerate(paths):
+        names = {"new": "ours-new", "cached": "ours-cached" if rewritten(path) else "ours", "rewritten": "ours"}
         with open(path) as f:
             for line in f:
                 m = POST.match(line)
@@ -119,7 +123,7 @@ def paired(paths):
                     continue
                 m = OURS.match(line)
                 if m and m.group(4):
-                    harness = "ours" if m.group(1) == "cached" else "ours-new"
+                    harness = names[m.group(1)]
                     key = (harness, int(m.group(2)) // 1024, i, int(m.group(4)))
                     rounds.setdefault(key, {})[m.group(3)] = float(m.group(5))
     return rounds
@@ -170,12 +174,24 @@ def protocol(path):
     return "rakefile"
 
 
+def rewritten(path):
+    """Whether a log has `sluice bench jruby`'s rewritten cells (and the post's harness's Sluice::MappedWriter row
+    seeking as its own writer): logs from before them timed ours over a cached file, and our row in the post's
+    harness reopened at seek."""
+    with open(path) as f:
+        return any(m and m.group(1) == "rewritten" for m in map(OURS.match, f))
+
+
 def main(paths):
     if not paths:
         sys.exit(__doc__.split("\n\n")[1].strip())
     kinds = {p: protocol(p) for p in paths}
     if len(set(kinds.values())) > 1:
         sys.exit("logs of different protocols, not pooled: " + ", ".join("%s (%s)" % kv for kv in kinds.items()))
+    newer = {p: rewritten(p) for p in paths}
+    if len(set(newer.values())) > 1:
+        sys.exit("logs with and without sluice bench jruby's rewritten cells, not pooled: "
+                 + ", ".join("%s (%s)" % (p, "rewritten" if r else "cached only") for p, r in newer.items()))
     rounds = paired(paths)
     runs = read(rounds)
     rng = random.Random(42)  # the same logs give the same intervals
@@ -201,11 +217,21 @@ def main(paths):
           " protocol %s:" % (len(paths), kinds[paths[0]]))
     print("medians of every run in them (runs per row), 95%% bootstrap interval (%d resamples of each row's runs)"
           % RESAMPLES)
-    print("%-6s %-30s %-30s %s" % ("", "the post's harness", "sluice bench jruby", "agreement (post / ours)"))
+    ours = "sluice bench jruby" + (" (rewritten)" if newer[paths[0]] else " (cached)")
+    print("%-6s %-30s %-30s %s" % ("", "the post's harness", ours, "agreement (post / ours)"))
     print("\n".join(lines))
+    other = []
+    for kib in sorted({k for h, k, _ in runs if h == "ours-cached"}):
+        fastest = runs.get(("ours-cached", kib, FASTEST["ours-cached"]))
+        writer = runs.get(("ours-cached", kib, WRITER["ours-cached"]))
+        if fastest and writer:
+            other.append("%-6s " % ("%dk" % kib) + CELL % cell(fastest, writer, rng))
+    if other:
+        print("over a file already written, each writer made for it (sluice bench jruby's cached cells):")
+        print("\n".join(other))
     # The same ratio round by round: a slow minute of the machine then costs both passes of a round.
     lines = []
-    for kib in sorted({k for h, k, _, _ in rounds if h != "ours-new"}):
+    for kib in sorted({k for h, k, _, _ in rounds if h in ("post", "ours")}):
         text = []
         for h in ("post", "ours"):
             ratios = [v[FASTEST[h]] / v[WRITER[h]] for (hh, k, _, _), v in sorted(rounds.items())

@@ -41,7 +41,7 @@ class SeedMmapPassesScriptTest {
     @Test
     void rowsAreTheThreeWritersOnly(@TempDir Path tmp) throws Exception {
         String out = run(tmp, List.of(tmp.toString(), "--rows", "ext,direct,pure"), 2);
-        assertTrue(out.contains("--rows takes ext, sluice and direct, comma-separated: ext,direct,pure"), out);
+        assertTrue(out.contains("--rows takes ext, sluice, reopen and direct, comma-separated: ext,direct,pure"), out);
     }
 
     @Test
