@@ -10,6 +10,8 @@ starts for that row (bench.rb --serve, the jars ./sluice built), warmed up as th
     prepare   the cached cells' file written in full (by Sluice::MappedWriter) and read into the page cache
     run       one timed run over the cached file: "run cached CHUNK N", printed as real, user and system seconds
     new       one timed run to a new file: "run new CHUNK N" (the previous file flushed and deleted, untimed, first)
+    rewritten one run of the seed's harness's two passes: "run rewritten CHUNK N" (the file deleted, written once
+              untimed, then the writer's seek(0) and the writes again, timed)
     sleepN    N seconds of nothing
 
 --heap gives the JVM a fixed heap touched at its start, as `bench jruby --heap` does (default 1g; 0: the JVM's own
@@ -76,7 +78,7 @@ def main():
     p.add_argument("--perf")
     a = p.parse_args()
     for s in a.steps:
-        if not (s in ("prepare", "run", "new") or re.fullmatch(r"sleep\d+(\.\d+)?", s)):
+        if not (s in ("prepare", "run", "new", "rewritten") or re.fullmatch(r"sleep\d+(\.\d+)?", s)):
             sys.exit("unknown step %r: prepare, run, new or sleepN" % s)
     if not re.fullmatch(r"\d+[kmg]?", a.heap):
         sys.exit("--heap takes a size such as 512m or 1g, or 0: %s" % a.heap)
@@ -120,7 +122,7 @@ def main():
                                              os.path.join(a.perf, "run-%d.data" % run)], stderr=subprocess.DEVNULL)
                     time.sleep(1)
                 before = vmstat()
-                lines = step("run %s %d %d" % ("new" if s == "new" else "cached", a.chunk, run))
+                lines = step("run %s %d %d" % (s if s in ("new", "rewritten") else "cached", a.chunk, run))
                 after = vmstat()
                 if perf:
                     perf.send_signal(2)
