@@ -179,7 +179,7 @@ public final class MappedWriter implements Closeable {
 
     /**
      * Opens {@code path} with windows of {@code windowSize} bytes, writing from {@code position}: bytes of the file
-     * from there on are overwritten as the writer goes, and {@link #close()} cuts the file where the writer ends.
+     * from there on are overwritten as the writer goes, and {@link #close()} cuts the file at {@link #size()}.
      *
      * @param position where the first write lands, or -1 for the end of the file. A position past the end leaves a
      *                 gap that reads as zeros.
@@ -558,7 +558,8 @@ public final class MappedWriter implements Closeable {
         ensureOpen();
         long at = position();
         long pos = size();
-        if (forced == pos) {
+        if (forced >= pos) {
+            // Bytes not yet durable can only lie in [forced, size()), and that is empty.
             return;
         }
         // The window's bytes in use: up to the position, or further when the writer moved back within it.

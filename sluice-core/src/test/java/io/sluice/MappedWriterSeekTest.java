@@ -124,6 +124,11 @@ class MappedWriterSeekTest {
             w.position(4096 * 2 + 1).write(new byte[] {4});
             w.force();
             w.write(new byte[] {5});
+            // Past the end with nothing written there: forces have nothing to add, and the length stays.
+            w.position(10 * 4096);
+            w.force();
+            w.force();
+            assertEquals(3 * 4096 + 10, w.size());
         }
         byte[] all = Files.readAllBytes(p);
         assertEquals(3 * 4096 + 10, all.length);

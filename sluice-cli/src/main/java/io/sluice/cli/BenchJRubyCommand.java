@@ -28,12 +28,13 @@ import picocli.CommandLine.Spec;
                     + "taking the String by automatic conversion, unboxed safe and unsafe as plain Java and as a JRuby "
                     + "extension), each as the seed wrote it (one mapping of the whole file, opened and closed outside the "
                     + "timing), and with Sluice::MappedWriter (one window of the whole file, and 64 MiB windows), to a "
-                    + "new file and over a cached one; then read a "
+                    + "new file, over a cached one, and rewritten as the seed's harness times its pass (the file "
+                    + "written once, then the writer's own seek(0) and the writes again); then read a "
                     + "cached file sequentially and at random with Ruby's File#read and IO#pread and with "
                     + "Sluice::File#pread. A rehearsal round, then the measured rounds.",
             "JRuby runs from the jruby-complete jar with native access: each writer in a JVM of its own, as the seed's "
                     + "harness runs each row, and the reads in one more, after untimed warm-up runs of every row. The table goes to standard output, progress to standard error. Several minutes "
-                    + "with the defaults (about 300 GB pass through the page cache)."})
+                    + "with the defaults (about 500 GB pass through the page cache)."})
 final class BenchJRubyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
