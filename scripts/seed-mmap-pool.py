@@ -161,6 +161,16 @@ def cell(fastest, writer, rng):
 CELL = "%.2f (%.2f-%.2f), %d runs"
 
 
+def alone(runs, harness, rng):
+    """A line per chunk size of the ratio in one of ours' other cells, which the post's harness has no pass for."""
+    lines = []
+    for kib in sorted({k for h, k, _ in runs if h == harness}):
+        fastest, writer = runs.get((harness, kib, FASTEST[harness])), runs.get((harness, kib, WRITER[harness]))
+        if fastest and writer:
+            lines.append("%-6s " % ("%dk" % kib) + CELL % cell(fastest, writer, rng))
+    return lines
+
+
 PROTOCOL = re.compile(r"protocol: (\S+)$")
 
 
@@ -220,12 +230,7 @@ def main(paths):
     ours = "sluice bench jruby" + (" (rewritten)" if newer[paths[0]] else " (cached)")
     print("%-6s %-30s %-30s %s" % ("", "the post's harness", ours, "agreement (post / ours)"))
     print("\n".join(lines))
-    other = []
-    for kib in sorted({k for h, k, _ in runs if h == "ours-cached"}):
-        fastest = runs.get(("ours-cached", kib, FASTEST["ours-cached"]))
-        writer = runs.get(("ours-cached", kib, WRITER["ours-cached"]))
-        if fastest and writer:
-            other.append("%-6s " % ("%dk" % kib) + CELL % cell(fastest, writer, rng))
+    other = alone(runs, "ours-cached", rng)
     if other:
         print("over a file already written, each writer made for it (sluice bench jruby's cached cells):")
         print("\n".join(other))
@@ -248,12 +253,7 @@ def main(paths):
     by_predecessor({("%dk" % k, r, p): v for (k, r, p), v in before.items()}, keys, "the post's harness, measured "
                    "pass, median seconds (runs) by the row whose JVM ran just before:", 3, SHORT)
     # New files in ours only: the post's new-file pass is its rehearsal, which is not compared (docs/jruby.md).
-    fresh = []
-    for kib in sorted({k for h, k, _ in runs if h == "ours-new"}):
-        fastest = runs.get(("ours-new", kib, FASTEST["ours-new"]))
-        writer = runs.get(("ours-new", kib, WRITER["ours-new"]))
-        if fastest and writer:
-            fresh.append("%-6s " % ("%dk" % kib) + CELL % cell(fastest, writer, rng))
+    fresh = alone(runs, "ours-new", rng)
     if fresh:
         print("new file, sluice bench jruby (the post's new-file pass, its rehearsal, is not compared):")
         print("\n".join(fresh))

@@ -115,6 +115,49 @@ class SeedMmapPoolScriptTest {
     }
 
     @Test
+    void oursRewrittenCellsAreComparedAndItsCachedOnesShownBesideAndOlderLogsAreNotPooledWithThem(@TempDir Path tmp)
+            throws Exception {
+        // The post's harness: 1.0 s a pass for its fastest, 0.8 s for MappedWriter (1.25). Ours: rewritten 1.0 and
+        // 0.8 (1.25, compared), cached 1.0 and 1.25 (0.80, shown beside, not compared).
+        Path log = tmp.resolve("rewritten.txt");
+        Path older = tmp.resolve("cached-only.txt");
+        List<String> lines = new ArrayList<>();
+        List<String> before = new ArrayList<>();
+        for (int r = 1; r <= 3; r++) {
+            lines.add(post(r, 1, "java MmapFileExt, unboxed, unsafe", 1.0));
+            lines.add(post(r, 1, "Sluice::MappedWriter", 0.8));
+            lines.add(ours("rewritten", 1, "MmapFileExt-unboxed-unsafe", r, 1.0));
+            lines.add(ours("rewritten", 1, "Sluice::MappedWriter", r, 0.8));
+            lines.add(ours("cached", 1, "MmapFileExt-unboxed-unsafe", r, 1.0));
+            lines.add(ours("cached", 1, "Sluice::MappedWriter", r, 1.25));
+            before.add(post(r, 1, "java MmapFileExt, unboxed, unsafe", 1.0));
+            before.add(post(r, 1, "Sluice::MappedWriter", 0.8));
+            before.add(ours("cached", 1, "MmapFileExt-unboxed-unsafe", r, 1.0));
+            before.add(ours("cached", 1, "Sluice::MappedWriter", r, 1.25));
+        }
+        Files.write(log, lines);
+        Files.write(older, before);
+
+        Result r = run(log);
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("sluice bench jruby (rewritten)"), r.out());
+        assertTrue(Pattern.compile("(?m)^1k +1\\.25 \\(1\\.25-1\\.25\\), 3 runs +1\\.25 \\(1\\.25-1\\.25\\), 3 runs"
+                + " +1\\.00 ").matcher(r.out()).find(), r.out());
+        assertTrue(Pattern.compile("(?m)^over a file already written, .*\n1k +0\\.80 \\(0\\.80-0\\.80\\), 3 runs$")
+                .matcher(r.out()).find(), r.out());
+        // A log from before the rewritten cells compares ours' cached cells, as it always did.
+        Result old = run(older);
+        assertEquals(0, old.exit(), old.out());
+        assertTrue(old.out().contains("sluice bench jruby (cached)"), old.out());
+        assertTrue(Pattern.compile("(?m)^1k +1\\.25 .* +0\\.80 \\(").matcher(old.out()).find(), old.out());
+        // The two do not measure the same pass in ours: not pooled.
+        Result mixed = run(log, older);
+        assertNotEquals(0, mixed.exit(), mixed.out());
+        assertTrue(mixed.out().contains("logs with and without sluice bench jruby's rewritten cells, not pooled"),
+                mixed.out());
+    }
+
+    @Test
     void logsOfOneProtocolArePooledAndLogsOfTwoAreRefused(@TempDir Path tmp) throws Exception {
         // Settled logs: a "protocol:" line, and round lines that say the MiB written back during each row's JVM.
         Path a = tmp.resolve("settled-a.txt");
