@@ -176,6 +176,32 @@ class SluiceBenchScriptTest < Minitest::Test
     end
   end
 
+  # The rewritten cells name their files as the seed's harness does: Ruby's File its own, the mapped writers one
+  # they share, and a run flushes both before it starts; nothing is left behind.
+  def test_rewritten_runs_give_file_a_file_of_its_own_and_flush_both
+    load "uri:classloader:/io/sluice/bench/jruby/bench.rb"
+    paths = []
+    flushed = []
+    spy = Module.new do
+      define_method(:write_run) do |name, path, new_file, data, count, rewrite: false, &block|
+        paths << [name, File.basename(path)] if rewrite
+        super(name, path, new_file, data, count, rewrite: rewrite, &block)
+      end
+      define_method(:settle) do |target, cached = false|
+        flushed << File.basename(target)
+        super(target, cached)
+      end
+    end
+    SluiceBench.singleton_class.prepend(spy)
+    capture_io { SluiceBench.writes(@dir, 65_536, [1024], 1, %w[ruby-File Sluice::MappedWriter]) }
+    target = SluiceBench::WRITE_TARGET
+    assert_equal [["ruby-File", "#{target}.file"], ["Sluice::MappedWriter", target]].sort, paths.uniq.sort
+    assert_includes flushed, "#{target}.file"
+    assert_empty Dir.children(@dir)
+  ensure
+    spy&.instance_methods(false)&.each { |m| spy.send(:remove_method, m) }
+  end
+
   # The seed's harness's measured pass: a second pass over the same writer after seek(0). The seed's writers map the
   # file again in their seek, as their authors wrote it (three mappings by the timed pass: new's and each pass's
   # seek's, the earlier ones left for close as the seed leaves them for the garbage collector);

@@ -296,17 +296,35 @@ module SluiceBench
   # Kinds: new (the file deleted first), cached (a file already written and in the page cache, overwritten from 0 by
   # a writer made for it), rewritten (as the seed's harness's measured pass: the file deleted, written through the
   # writer once untimed, then the writer seeks to 0 and writes it again, the seek timed with the writes).
+  #
+  # A rewritten run also names its file as the seed's harness does: Ruby's File writes one of its own (FILE_TARGET
+  # beside +target+), the mapped writers share +target+, so that a mapped writer's run never starts by deleting the
+  # file File just wrote through write() and making its own in the memory that freed. Sharing one name, the mapped
+  # writers' rewritten passes ran at half the speed they ran at without File among the rows
+  # (docs/benchmarks/2026-11-27-s16.md).
   def write_once(name, target, kind, chunk, round, string, count)
     bytes = count * chunk
+    own = kind == "rewritten" && name == "ruby-File" ? file_target(target) : target
     settle(target, kind == "cached")
-    File.delete(target) if kind != "cached" && File.exist?(target)
-    write_run(name, target, kind != "cached", string, count, rewrite: kind == "rewritten") do |loop|
+    # The previous run may have been File's, on its own file: flushed too, so that its writeback is not this run's.
+    settle(file_target(target)) if kind == "rewritten"
+    File.delete(own) if kind != "cached" && File.exist?(own)
+    write_run(name, own, kind != "cached", string, count, rewrite: kind == "rewritten") do |loop|
       # As Benchmark.bmbm before each measured report in the seed's harness.
       GC.start
       timed("seqwrite", kind, chunk, name, round, bytes, count) { loop.call }
     end
-    written = File.size(target)
+    written = File.size(own)
     raise "#{name} left #{written} bytes, not #{bytes}: not a fair run" unless written == bytes
+  end
+
+  # Ruby File's own file in the rewritten cells, beside +target+ (the seed's harness: test_data.file beside
+  # test_data.mmap).
+  def file_target(target) = "#{target}.file"
+
+  # Deletes +target+ and File's own file beside it.
+  def delete_targets(target)
+    [target, file_target(target)].each { |t| File.delete(t) if File.exist?(t) }
   end
 
   def writes(dir, size, chunks, rounds, names)
@@ -319,7 +337,7 @@ module SluiceBench
         (0..rounds).each do |round|
           rotated(names, round).each { |name| write_once(name, target, kind, chunk, round, string, count) }
         end
-        File.delete(target) if File.exist?(target)
+        delete_targets(target)
       end
     end
   end
@@ -346,7 +364,7 @@ module SluiceBench
         chunk = Integer(args[0])
         prepare_cached(target, strings[chunk], size / chunk)
       when "delete"
-        File.delete(target) if File.exist?(target)
+        delete_targets(target)
       else
         raise ArgumentError, "unknown step #{line.chomp.inspect}"
       end
