@@ -367,7 +367,7 @@ public final class JRubyBench {
      * the file deleted, written once through the writer untimed, then rewritten through the same writer after a
      * {@code seek(0)}, timed with the writes; each writer's seek is its own, the seed's mapping the file again).
      */
-    static final List<String> FILE_KINDS = List.of("new", "cached", "rewritten");
+    static final List<String> FILE_KINDS = List.of("new", "cached", "rewritten"); // as bench.rb's FILE_KINDS
 
     /** A write cell: the file's kind ({@link #FILE_KINDS}) and the bytes per String. */
     private record Cell(String kind, int chunk) {
@@ -774,7 +774,8 @@ public final class JRubyBench {
         out.println("size, as the seed's writers are, and maps one window of the whole file; the 64 MiB windows row is");
         out.println("not told it. A rewritten cell's writer writes the whole file once, untimed, then seeks to 0 and");
         out.println("writes it again, timed with its seek, as the seed's harness times each row's second pass: the seed's");
-        out.println("writers map the file again in their seek, Sluice::MappedWriter keeps the window it has.");
+        out.println("writers map the file again in their seek, Sluice::MappedWriter keeps the window it has; Ruby's");
+        out.println("File writes a file of its own there, as in the seed's harness.");
         if (result.heap() > 0) {
             out.printf(Locale.ROOT, "Every JRuby JVM had a fixed heap of %s, touched when it started (-Xms, -Xmx,%n"
                     + "-XX:+AlwaysPreTouch), so that no timed run grows the heap into memory touched for the first time.%n",

@@ -284,6 +284,9 @@ module SluiceBench
 
   WRITE_TARGET = "sluice-bench-jruby-write.bin"
 
+  # The write cells' files (write_once says what each is), in the order they run; JRubyBench.FILE_KINDS on the Java side.
+  FILE_KINDS = %w[new cached rewritten].freeze
+
   # Makes +target+ the file of a chunk size's cached cells: written in full, then read into the page cache.
   def prepare_cached(target, string, count)
     write_run("Sluice::MappedWriter", target, true, string, count)
@@ -297,7 +300,7 @@ module SluiceBench
   # a writer made for it), rewritten (as the seed's harness's measured pass: the file deleted, written through the
   # writer once untimed, then the writer seeks to 0 and writes it again, the seek timed with the writes).
   #
-  # A rewritten run also names its file as the seed's harness does: Ruby's File writes one of its own (FILE_TARGET
+  # A rewritten run also names its file as the seed's harness does: Ruby's File writes one of its own (file_target,
   # beside +target+), the mapped writers share +target+, so that a mapped writer's run never starts by deleting the
   # file File just wrote through write() and making its own in the memory that freed. Sharing one name, the mapped
   # writers' rewritten passes ran at half the speed they ran at without File among the rows
@@ -329,7 +332,7 @@ module SluiceBench
 
   def writes(dir, size, chunks, rounds, names)
     target = File.join(dir, WRITE_TARGET)
-    %w[new cached rewritten].each do |kind|
+    FILE_KINDS.each do |kind|
       chunks.each do |chunk|
         string = data(chunk)
         count = size / chunk
@@ -357,7 +360,7 @@ module SluiceBench
       case step
       when "run"
         kind, chunk, round = args[0], Integer(args[1]), Integer(args[2])
-        raise ArgumentError, "unknown file kind #{kind.inspect}" unless %w[new cached rewritten].include?(kind)
+        raise ArgumentError, "unknown file kind #{kind.inspect}" unless FILE_KINDS.include?(kind)
 
         write_once(name, target, kind, chunk, round, strings[chunk], size / chunk)
       when "prepare"
