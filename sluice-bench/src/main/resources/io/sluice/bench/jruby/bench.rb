@@ -187,21 +187,46 @@ module SluiceBench
 
   module_function
 
-  # Runs the block once and prints its sample line.
+  # Runs the block once and prints its sample line; the progress line adds the process's page faults and the MiB
+  # the kernel wrote back while it ran, where /proc says (a writer that keeps its mapping should take no faults over
+  # a rewrite: where it does, that is where its system time went).
   def timed(workload, file, chunk, name, round, bytes, ops)
+    f0 = faults
+    w0 = written_back
     t0 = Process.times
     r0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     yield
     real = Process.clock_gettime(Process::CLOCK_MONOTONIC) - r0
     t1 = Process.times
+    f1 = faults
+    w1 = written_back
     user = t1.utime - t0.utime
     system = t1.stime - t0.stime
     $stdout.puts ["sample", workload, file, chunk, name, round, bytes, ops, format("%.6f", real),
                   format("%.6f", user), format("%.6f", system)].join("\t")
     $stdout.flush
-    $stderr.printf("  %-9s %-7s %6d  %-28s %s  %8.3fs real %9.1f MB/s\n", workload, file, chunk, name,
-                   round.zero? ? "rehearsal" : "round #{round}  ", real, bytes / real / 1e6)
+    kernel = f0 && f1 ? format("  %6d faults", f1 - f0) : ""
+    kernel += format("  %5d MiB written back", (w1 - w0) / 256) if w0 && w1
+    $stderr.printf("  %-9s %-7s %6d  %-28s %s  %8.3fs real %9.1f MB/s%s\n", workload, file, chunk, name,
+                   round.zero? ? "rehearsal" : "round #{round}  ", real, bytes / real / 1e6, kernel)
     real
+  end
+
+  # This process's minor and major page faults so far (/proc/self/stat), or nil where there is no such file.
+  def faults
+    stat = File.read("/proc/self/stat")
+    fields = stat[(stat.rindex(")") + 2)..].split
+    Integer(fields[7]) + Integer(fields[9])
+  rescue SystemCallError, ArgumentError, TypeError
+    nil
+  end
+
+  # Pages the kernel has written to storage since boot (/proc/vmstat nr_written, 4 KiB each), or nil.
+  def written_back
+    line = File.foreach("/proc/vmstat").find { |l| l.start_with?("nr_written ") }
+    line && Integer(line.split[1])
+  rescue SystemCallError, ArgumentError
+    nil
   end
 
   # Every round runs each contender once; the order rotates from round to round, so all see the same machine.
