@@ -285,7 +285,7 @@ public final class JRubyBench {
 
     /**
      * Refuses a run whose fixed heaps would not fit: every writer's JVM of a generation lives until the generation
-     * ends, each with {@link Options#heap} touched at its start, beside one file of {@link Options#size} in the page cache.
+     * ends (unless each generation measures one round, {@link #oneAtATime}; the check stays the same), each with {@link Options#heap} touched at its start, beside one file of {@link Options#size} in the page cache.
      *
      * @param available bytes of memory available (MemAvailable), or -1 when unknown: then nothing is checked
      * @throws IllegalArgumentException naming the need, what is available and what to change
@@ -354,8 +354,46 @@ public final class JRubyBench {
                 err.printf(Locale.ROOT, "sluice bench jruby: %s %s, JVM generation %d of %d%n", cell.kind(),
                         chunkLabel(cell.chunk()), g + 1, groups.size());
                 err.flush();
-                lines.addAll(generation(o, writers, List.of(cell), groups.get(g), g, g == 0,
-                        g == groups.size() - 1, cell.equals(cells.get(0)) && g == 0, err));
+                boolean echo = cell.equals(cells.get(0)) && g == 0;
+                lines.addAll(o.forks() == o.rounds()
+                        ? oneAtATime(o, writers, cell, groups.get(g), g, g == 0, g == groups.size() - 1, echo, err)
+                        : generation(o, writers, List.of(cell), groups.get(g), g, g == 0, g == groups.size() - 1,
+                                echo, err));
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * A generation that measures one round ({@code --forks} equal to {@code --rounds}), run as the seed's harness runs
+     * a round: each writer's JVM alone, started, rehearsed, measured and ended before the next writer's starts, in
+     * the round's order ({@link #order}). With every row's JVM alive at once, their heaps took memory the kernel
+     * would otherwise count as dirtyable: the background writeback threshold (vm.dirty_background_ratio, 10% of it)
+     * then fell under one 2,000 MiB pass, and the kernel wrote a mapped writer's first pass back during its timed
+     * second one, write-protecting its pages: 10,350 faults in one MappedWriter pass that takes none alone, and the
+     * post's harness, one JVM at a time, never wrote back during a row (docs/benchmarks/2026-11-27-s17.md).
+     */
+    private static List<String> oneAtATime(Options o, List<String> writers, Cell cell, List<Integer> rounds, int shift,
+            boolean prepare, boolean delete, boolean echo, PrintWriter err) throws IOException, InterruptedException {
+        List<String> lines = new ArrayList<>();
+        int[] turn = order(writers.size(), shift);
+        for (int i = 0; i < turn.length; i++) {
+            String w = writers.get(turn[i]);
+            JRubyJvm jvm = new JRubyJvm(w, serveCommand(o, w, List.of(cell.chunk())), echo && i == 0, err);
+            try {
+                lines.addAll(jvm.started());
+                if (prepare && i == 0 && cell.kind().equals("cached")) {
+                    lines.addAll(jvm.step("prepare " + cell.chunk()));
+                }
+                for (int round : rounds) {
+                    lines.addAll(jvm.step("run " + cell.kind() + " " + cell.chunk() + " " + round));
+                }
+                if (delete && i == turn.length - 1) {
+                    lines.addAll(jvm.step("delete"));
+                }
+                jvm.finish();
+            } finally {
+                jvm.destroy();
             }
         }
         return lines;

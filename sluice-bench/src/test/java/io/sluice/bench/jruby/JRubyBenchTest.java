@@ -293,6 +293,46 @@ class JRubyBenchTest {
         assertTrue(table.toString().contains("Every JRuby JVM had a fixed heap of 256 MiB"), table::toString);
     }
 
+    @Test
+    void withAForkForEveryRoundEachWritersJvmRunsAloneAsInTheSeedsHarness(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        JRubyBench.Options o = new JRubyBench.Options(256 << 10, tmp, List.of(4096), 2, true, false,
+                List.of("Sluice::MappedWriter", "MmapFileExt-unboxed-unsafe"), null, 2, 256L << 20);
+        StringWriter progress = new StringWriter();
+        JRubyBench.Result r = JRubyBench.run(o, new PrintWriter(progress, true));
+        String p = progress.toString();
+        // Three cells, two writers: six rows, each with both measured rounds.
+        assertEquals(6, r.rows().size(), p);
+        for (JRubyBench.Row row : r.rows()) {
+            assertEquals(2, row.samples().size(), row::toString);
+        }
+        // Every JVM's runs come between its start and the next JVM's: a writer's rehearsal and round, then the other's.
+        String current = null;
+        int jvms = 0;
+        int runs = 0;
+        for (String line : p.split("\n")) {
+            if (line.contains("sluice bench jruby: ") && line.contains("--writers ")) {
+                current = line.substring(line.indexOf("--writers ") + 10).split(" ")[0];
+                jvms++;
+            } else if (line.startsWith("sluice bench jruby: a JVM for ")) {
+                current = line.substring("sluice bench jruby: a JVM for ".length()).trim();
+                jvms++;
+            } else if (line.trim().startsWith("seqwrite")) {
+                String[] f = line.trim().split("\\s+");
+                assertEquals(current, f[3], "a run of " + f[3] + " while the JVM of " + current + " is the one alive:\n" + p);
+                // The progress line says what the kernel did during the run.
+                assertTrue(line.contains(" faults") && line.contains(" MiB written back"), line);
+                runs++;
+            }
+        }
+        // Three cells, two generations each, two writers; each JVM a rehearsal and a measured round.
+        assertEquals(12, jvms, p);
+        assertEquals(24, runs, p);
+        try (var left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "the files written are removed");
+        }
+    }
+
     private static int count(String text, String what) {
         int n = 0;
         for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + 1)) {
