@@ -10,7 +10,7 @@
 #   --size     bytes per pass (default 2097152000, the post's); smaller runs are for checking the script
 #   --rounds   runs of each row, one JVM each as in the post's Rakefile; medians are printed (default 3)
 #   --forks    JVMs per row and cell in `sluice bench jruby` (its --forks; default: --rounds, a fresh JVM for each
-#              round as the post's harness starts; 1 keeps each row in one JVM for the whole run)
+#              round as the post's harness starts, each alone; 1 keeps each row in one JVM for the whole run)
 #   --rows     short: ruby File, the post's fastest writer (MmapFileExt unboxed unsafe) and Sluice::MappedWriter
 #              (default); all: every row of the post's harness too
 #   --heap     every JVM's heap, in both harnesses: fixed and touched when the JVM starts (-Xms, -Xmx,
