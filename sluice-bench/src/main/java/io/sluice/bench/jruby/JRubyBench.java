@@ -367,10 +367,10 @@ public final class JRubyBench {
     /**
      * A generation that measures one round ({@code --forks} equal to {@code --rounds}), run as the seed's harness runs
      * a round: each writer's JVM alone, started, rehearsed, measured and ended before the next writer's starts, in
-     * the round's order ({@link #order}). With every row's JVM alive at once, their heaps took memory the kernel
-     * would otherwise count as dirtyable: the background writeback threshold (vm.dirty_background_ratio, 10% of it)
-     * then fell under one 2,000 MiB pass, and the kernel wrote a mapped writer's first pass back during its timed
-     * second one, write-protecting its pages: 10,350 faults in one MappedWriter pass that takes none alone, and the
+     * the round's order ({@link #order}). With every row's JVM alive at once, the kernel wrote a mapped writer's
+     * first pass back during its timed second one, write-protecting its pages: 10,350 faults in one MappedWriter pass
+     * that takes none alone. Most likely the heaps alive took enough of the memory the kernel counts as dirtyable
+     * that one 2,000 MB pass crossed the background writeback threshold (vm.dirty_background_ratio, 10% of it); the
      * post's harness, one JVM at a time, never wrote back during a row (docs/benchmarks/2026-11-27-s17.md).
      */
     private static List<String> oneAtATime(Options o, List<String> writers, Cell cell, List<Integer> rounds, int shift,
