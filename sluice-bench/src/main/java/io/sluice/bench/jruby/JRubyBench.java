@@ -285,7 +285,9 @@ public final class JRubyBench {
 
     /**
      * Refuses a run whose fixed heaps would not fit: every writer's JVM of a generation lives until the generation
-     * ends (unless each generation measures one round, {@link #oneAtATime}; the check stays the same), each with {@link Options#heap} touched at its start, beside one file of {@link Options#size} in the page cache.
+     * ends, each with {@link Options#heap} touched at its start, beside one file of {@link Options#size} in the page
+     * cache. (Where each generation measures one round, {@link #oneAtATime}, one lives at a time; the check is the
+     * same, so that a run that fits with one fork per round fits with fewer.)
      *
      * @param available bytes of memory available (MemAvailable), or -1 when unknown: then nothing is checked
      * @throws IllegalArgumentException naming the need, what is available and what to change

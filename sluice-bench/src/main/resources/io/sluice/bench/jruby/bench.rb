@@ -215,8 +215,9 @@ module SluiceBench
   # This process's minor and major page faults so far (/proc/self/stat), or nil where there is no such file.
   def faults
     stat = File.read("/proc/self/stat")
-    fields = stat[(stat.rindex(")") + 2)..].split
-    Integer(fields[7]) + Integer(fields[9])
+    name_end = stat.rindex(")") or return nil # the command name, in parentheses, may itself hold spaces
+    fields = stat[(name_end + 2)..].split
+    Integer(fields[7]) + Integer(fields[9]) # minflt and majflt, the stat's 10th and 12th fields
   rescue SystemCallError, ArgumentError, TypeError
     nil
   end
