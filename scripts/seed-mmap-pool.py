@@ -161,7 +161,7 @@ def cell(fastest, writer, rng):
 CELL = "%.2f (%.2f-%.2f), %d runs"
 
 
-def alone(runs, harness, rng):
+def uncompared(runs, harness, rng):
     """A line per chunk size of the ratio in one of ours' other cells, which the post's harness has no pass for."""
     lines = []
     for kib in sorted({k for h, k, _ in runs if h == harness}):
@@ -230,7 +230,7 @@ def main(paths):
     ours = "sluice bench jruby" + (" (rewritten)" if newer[paths[0]] else " (cached)")
     print("%-6s %-30s %-30s %s" % ("", "the post's harness", ours, "agreement (post / ours)"))
     print("\n".join(lines))
-    other = alone(runs, "ours-cached", rng)
+    other = uncompared(runs, "ours-cached", rng)
     if other:
         print("over a file already written, each writer made for it (sluice bench jruby's cached cells):")
         print("\n".join(other))
@@ -253,7 +253,7 @@ def main(paths):
     by_predecessor({("%dk" % k, r, p): v for (k, r, p), v in before.items()}, keys, "the post's harness, measured "
                    "pass, median seconds (runs) by the row whose JVM ran just before:", 3, SHORT)
     # New files in ours only: the post's new-file pass is its rehearsal, which is not compared (docs/jruby.md).
-    fresh = alone(runs, "ours-new", rng)
+    fresh = uncompared(runs, "ours-new", rng)
     if fresh:
         print("new file, sluice bench jruby (the post's new-file pass, its rehearsal, is not compared):")
         print("\n".join(fresh))

@@ -57,7 +57,7 @@ final class BenchJRubyCommand implements Callable<Integer> {
                     + "for the whole run). With N > 1 each cell's rounds are split into N groups, and each group is "
                     + "measured by a fresh JVM per writer after a rehearsal of its own, as the seed's harness gives "
                     + "every row and chunk size a fresh JVM: a row's median then covers several JVMs' compilation of "
-                    + "its loop rather than one's. With N equal to --rounds, as in the seed's harness, each writer's "
+                    + "its loop rather than one's. With N > 1 equal to --rounds, as in the seed's harness, each writer's "
                     + "JVM runs alone: started, rehearsed, measured and ended before the next writer's starts. At most "
                     + "--rounds. The reads stay in one JVM.")
     int forks;

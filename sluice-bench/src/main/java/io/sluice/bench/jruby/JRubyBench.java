@@ -367,7 +367,7 @@ public final class JRubyBench {
     }
 
     /**
-     * A generation that measures one round ({@code --forks} equal to {@code --rounds}), run as the seed's harness runs
+     * A generation that measures one round ({@code --forks} equal to {@code --rounds}, above 1), run as the seed's harness runs
      * a round: each writer's JVM alone, started, rehearsed, measured and ended before the next writer's starts, in
      * the round's order ({@link #order}). With every row's JVM alive at once, the kernel wrote a mapped writer's
      * first pass back during its timed second one, write-protecting its pages: 10,350 faults in one MappedWriter pass
@@ -388,7 +388,7 @@ public final class JRubyBench {
                     lines.addAll(jvm.step("prepare " + cell.chunk()));
                 }
                 for (int round : rounds) {
-                    lines.addAll(jvm.step("run " + cell.kind() + " " + cell.chunk() + " " + round));
+                    lines.addAll(jvm.step(cell.run(round)));
                 }
                 if (delete && i == turn.length - 1) {
                     lines.addAll(jvm.step("delete"));
@@ -411,6 +411,10 @@ public final class JRubyBench {
 
     /** A write cell: the file's kind ({@link #FILE_KINDS}) and the bytes per String. */
     private record Cell(String kind, int chunk) {
+        /** The step that asks a writer's JVM for one run of this cell. */
+        String run(int round) {
+            return "run " + kind + " " + chunk + " " + round;
+        }
     }
 
     /**
@@ -472,7 +476,7 @@ public final class JRubyBench {
                 }
                 for (int i = 0; i < rounds.size(); i++) {
                     for (int j : order(jvms.size(), i + shift)) {
-                        lines.addAll(jvms.get(j).step("run " + cell.kind() + " " + cell.chunk() + " " + rounds.get(i)));
+                        lines.addAll(jvms.get(j).step(cell.run(rounds.get(i))));
                     }
                 }
                 if (delete) {
