@@ -124,7 +124,8 @@ public final class JRubyBench {
      * @param jrubyJar   the jruby-complete jar to run, or null to find the one the build copied
      * @param forks      JVMs per writer and write cell: 1 runs each writer in one JVM for the whole run; N &gt; 1
      *                   splits each cell's rounds into N groups, each measured by a fresh JVM per writer after its own
-     *                   rehearsal
+     *                   rehearsal; N equal to {@code rounds} runs each JVM alone, and a rewritten cell's JVM with no
+     *                   warm-up or rehearsal, as the post's harness runs one
      * @param heap       bytes of heap for each JRuby JVM, fixed and touched at its start ({@code -Xms}, {@code -Xmx},
      *                   {@code -XX:+AlwaysPreTouch}), or 0 to leave the heap to the JVM's own sizing; see
      *                   {@link #DEFAULT_HEAP}
@@ -374,20 +375,25 @@ public final class JRubyBench {
      * that takes none alone. Most likely the heaps alive took enough of the memory the kernel counts as dirtyable
      * that one 2,000 MB pass crossed the background writeback threshold (vm.dirty_background_ratio, 10% of it); the
      * post's harness, one JVM at a time, never wrote back during a row (docs/benchmarks/2026-11-27-s17.md).
+     * <p>
+     * A rewritten cell's JVM goes further and runs as a JVM of the post's harness does: no warm-up and no rehearsal
+     * round, only its measured run, whose untimed first pass is the post's rehearsal ({@link #asThePost}).
      */
     private static List<String> oneAtATime(Options o, List<String> writers, Cell cell, List<Integer> rounds, int shift,
             boolean prepare, boolean delete, boolean echo, PrintWriter err) throws IOException, InterruptedException {
         List<String> lines = new ArrayList<>();
         int[] turn = order(writers.size(), shift);
+        boolean asThePost = asThePost(cell);
+        List<Integer> runs = asThePost ? rounds.stream().filter(r -> r > 0).toList() : rounds;
         for (int i = 0; i < turn.length; i++) {
             String w = writers.get(turn[i]);
-            JRubyJvm jvm = new JRubyJvm(w, serveCommand(o, w, List.of(cell.chunk())), echo && i == 0, err);
+            JRubyJvm jvm = new JRubyJvm(w, serveCommand(o, w, List.of(cell.chunk()), !asThePost), echo && i == 0, err);
             try {
                 lines.addAll(jvm.started());
                 if (prepare && i == 0 && cell.kind().equals("cached")) {
                     lines.addAll(jvm.step("prepare " + cell.chunk()));
                 }
-                for (int round : rounds) {
+                for (int round : runs) {
                     lines.addAll(jvm.step(cell.run(round)));
                 }
                 if (delete && i == turn.length - 1) {
@@ -399,6 +405,20 @@ public final class JRubyBench {
             }
         }
         return lines;
+    }
+
+    /**
+     * Whether a JVM that measures one round of {@code cell} alone runs as the post's harness runs a JVM: no warm-up,
+     * no rehearsal, the measured run at once. Only a rewritten run has the post's rehearsal in it (its untimed first
+     * pass through the same writer), so only a rewritten cell can. Warmed up (three runs of 32 MiB) and rehearsed
+     * (a round of two 2,000 MB passes) first, its JVM timed a writer that had written about 4 GB more than the post's
+     * had when timed, and the two harnesses disagreed on MappedWriter / the post's fastest writer by up to a fifth:
+     * 1.39 / 1.39 / 1.50 at 1k / 4k / 16k in ours against 1.10 / 1.38 / 1.27 in the post's
+     * (docs/benchmarks/2026-11-27-s17.md); a fresh JVM's first passes are not its later ones (MappedWriter's CPU
+     * time for a pass fell from 0.349 s to 0.257 s after the first, docs/benchmarks/2026-11-27-s16.md).
+     */
+    private static boolean asThePost(Cell cell) {
+        return cell.kind().equals("rewritten");
     }
 
     /**
@@ -611,6 +631,12 @@ public final class JRubyBench {
      * one, docs/benchmarks/2026-11-26-deciding-s8.md. It stays because it is what the seed's harness does.)
      */
     static List<String> serveCommand(Options o, String writer, List<Integer> chunks) throws IOException {
+        return serveCommand(o, writer, chunks, true);
+    }
+
+    /** As {@link #serveCommand(Options, String, List)}, with the untimed warm-up only when {@code warmUp}. */
+    static List<String> serveCommand(Options o, String writer, List<Integer> chunks, boolean warmUp)
+            throws IOException {
         List<String> c = new ArrayList<>(command(o, true));
         c.set(c.indexOf("--chunk-sizes") + 1, String.join(",", chunks.stream().map(String::valueOf).toList()));
         int at = c.indexOf("--writers");
@@ -618,6 +644,9 @@ public final class JRubyBench {
             c.subList(at, at + 2).clear();
         }
         c.addAll(List.of("--writers", writer, "--serve", "true"));
+        if (!warmUp) {
+            c.addAll(List.of("--warm-up", "false"));
+        }
         return c;
     }
 
@@ -773,9 +802,11 @@ public final class JRubyBench {
             Row first = cell.get(0);
             Row base = find(cell, first.baseline());
             boolean writes = first.workload().equals("seqwrite");
-            String from = writes && result.forks() > 1
-                    ? String.format(Locale.ROOT, "from %d JVMs per row, each after a rehearsal", result.forks())
-                    : "after a rehearsal";
+            String from = !writes || result.forks() == 1 ? "after a rehearsal"
+                    : result.forks() == first.samples().size() && first.file().equals("rewritten")
+                            ? String.format(Locale.ROOT, "from %d JVMs per row, each a fresh JVM's first run, as the "
+                                    + "post's harness times its measured pass", result.forks())
+                            : String.format(Locale.ROOT, "from %d JVMs per row, each after a rehearsal", result.forks());
             out.printf(Locale.ROOT, "%n%s, %s String chunks, %s file: %s per run; medians of %d rounds %s%n",
                     first.workload(), chunkLabel(first.chunk()), first.file(), sizeLabel(first.samples().get(0).bytes()),
                     first.samples().size(), from);

@@ -444,7 +444,7 @@ module SluiceBench
 
   def main(argv)
     options = { size: 1 << 30, chunks: [1024, 4096, 16_384], rounds: 3, dir: Dir.tmpdir, writes: true,
-                reads: true, writers: WRITERS.keys, readers: READERS.keys }
+                reads: true, writers: WRITERS.keys, readers: READERS.keys, warm_up: true }
     argv.each_slice(2) do |flag, value|
       case flag
       when "--size" then options[:size] = Integer(value)
@@ -456,6 +456,7 @@ module SluiceBench
       when "--writers" then options[:writers] = names(value, WRITERS)
       when "--readers" then options[:readers] = names(value, READERS)
       when "--serve" then options[:serve] = value == "true"
+      when "--warm-up" then options[:warm_up] = value == "true"
       else raise ArgumentError, "unknown option #{flag}"
       end
     end
@@ -465,8 +466,10 @@ module SluiceBench
     $stdout.puts ["info", "jruby", "#{JRUBY_VERSION} (Ruby #{RUBY_VERSION}) on Java #{ENV_JAVA['java.version']}, " \
                   "compile mode #{JRuby.runtime.instance_config.compile_mode}#{side(options)}, " \
                   "native access #{Sluice.native_access? ? 'on' : 'off'}"].join("\t")
-    warm_up(options[:dir], options[:size], options[:chunks], options[:writes] ? options[:writers] : [],
-            options[:reads] ? options[:readers] : [])
+    if options[:warm_up]
+      warm_up(options[:dir], options[:size], options[:chunks], options[:writes] ? options[:writers] : [],
+              options[:reads] ? options[:readers] : [])
+    end
     return serve(options[:dir], options[:size], options[:writers].first) if options[:serve]
 
     writes(options[:dir], options[:size], options[:chunks], options[:rounds], options[:writers]) if options[:writes]

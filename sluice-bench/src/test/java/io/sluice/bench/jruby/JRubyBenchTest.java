@@ -2,6 +2,7 @@ package io.sluice.bench.jruby;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -306,28 +307,47 @@ class JRubyBenchTest {
         for (JRubyBench.Row row : r.rows()) {
             assertEquals(2, row.samples().size(), row::toString);
         }
-        // Every JVM's runs come between its start and the next JVM's: a writer's rehearsal and round, then the other's.
+        // Every JVM's runs come between its start and the next JVM's: a writer's rehearsal and round, then the other's;
+        // a rewritten cell's JVM, as one of the post's harness, neither warms up nor rehearses.
         String current = null;
+        String cell = null;
         int jvms = 0;
         int runs = 0;
+        int warmUps = 0;
         for (String line : p.split("\n")) {
-            if (line.contains("sluice bench jruby: ") && line.contains("--writers ")) {
+            if (line.contains(", JVM generation ")) {
+                cell = line.substring("sluice bench jruby: ".length()).split(" ")[0];
+            } else if (line.contains("sluice bench jruby: ") && line.contains("--writers ")) {
                 current = line.substring(line.indexOf("--writers ") + 10).split(" ")[0];
                 jvms++;
+                assertEquals(cell.equals("rewritten"), line.contains("--warm-up false"), line);
             } else if (line.startsWith("sluice bench jruby: a JVM for ")) {
                 current = line.substring("sluice bench jruby: a JVM for ".length()).trim();
                 jvms++;
+            } else if (line.contains("warming up:")) {
+                assertNotEquals("rewritten", cell, "a rewritten cell's JVM warmed up:\n" + p);
+                warmUps++;
             } else if (line.trim().startsWith("seqwrite")) {
                 String[] f = line.trim().split("\\s+");
                 assertEquals(current, f[3], "a run of " + f[3] + " while the JVM of " + current + " is the one alive:\n" + p);
+                assertEquals(cell, f[1], line);
+                assertFalse(cell.equals("rewritten") && line.contains("rehearsal"), "a rewritten cell rehearsed:\n" + p);
                 // The progress line says what the kernel did during the run.
                 assertTrue(line.contains(" faults") && line.contains(" MiB written back"), line);
                 runs++;
             }
         }
-        // Three cells, two generations each, two writers; each JVM a rehearsal and a measured round.
+        // Three cells, two generations each, two writers: twelve JVMs. The new and cached cells' JVMs warm up and
+        // run a rehearsal and a measured round each; the rewritten cell's run their measured round alone.
         assertEquals(12, jvms, p);
-        assertEquals(24, runs, p);
+        assertEquals(8, warmUps, p);
+        assertEquals(8 + 8 + 4, runs, p);
+        StringWriter table = new StringWriter();
+        JRubyBench.table(r, new PrintWriter(table, true));
+        assertTrue(table.toString().contains("rewritten file: 262144 bytes per run; medians of 2 rounds from 2 JVMs per row, "
+                + "each a fresh JVM's first run"), table::toString);
+        assertTrue(table.toString().contains("cached file: 262144 bytes per run; medians of 2 rounds from 2 JVMs per row, "
+                + "each after a rehearsal"), table::toString);
         try (var left = Files.list(tmp)) {
             assertEquals(List.of(), left.toList(), "the files written are removed");
         }
