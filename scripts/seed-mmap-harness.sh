@@ -10,7 +10,8 @@
 #   --size     bytes per pass (default 2097152000, the post's); smaller runs are for checking the script
 #   --rounds   runs of each row, one JVM each as in the post's Rakefile; medians are printed (default 3)
 #   --forks    JVMs per row and cell in `sluice bench jruby` (its --forks; default: --rounds, a fresh JVM for each
-#              round as the post's harness starts, each alone; 1 keeps each row in one JVM for the whole run)
+#              round as the post's harness starts, each alone, and in the rewritten cells with no warm-up or
+#              rehearsal, as a JVM of the post's harness; 1 keeps each row in one JVM for the whole run)
 #   --rows     short: ruby File, the post's fastest writer (MmapFileExt unboxed unsafe) and Sluice::MappedWriter
 #              (default); all: every row of the post's harness too
 #   --heap     every JVM's heap, in both harnesses: fixed and touched when the JVM starts (-Xms, -Xmx,
@@ -50,7 +51,7 @@
 # much was written back during that row's JVM.
 set -euo pipefail
 
-usage() { sed -n '6,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 checkout=$(cd "$1" && pwd) || exit 2
 shift

@@ -58,7 +58,9 @@ final class BenchJRubyCommand implements Callable<Integer> {
                     + "measured by a fresh JVM per writer after a rehearsal of its own, as the seed's harness gives "
                     + "every row and chunk size a fresh JVM: a row's median then covers several JVMs' compilation of "
                     + "its loop rather than one's. With N > 1 equal to --rounds, as in the seed's harness, each writer's "
-                    + "JVM runs alone: started, rehearsed, measured and ended before the next writer's starts. At most "
+                    + "JVM runs alone: started, rehearsed, measured and ended before the next writer's starts; in the "
+                    + "rewritten cells with no warm-up or rehearsal round, as the seed's harness times a JVM's second "
+                    + "pass with only its first before it. At most "
                     + "--rounds. The reads stay in one JVM.")
     int forks;
 
