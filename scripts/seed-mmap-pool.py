@@ -21,9 +21,11 @@ Then the post's measured passes of the two writers by the row whose JVM ran just
 rounds take the rows in a Williams order, so that each follows every other equally often; before that order, in
 turn, Sluice::MappedWriter almost always ran right after MmapFileExt).
 
-Then the new-file runs of `sluice bench jruby` alone: the same ratio, and each row's median seconds by the row whose
+Then the new-file runs of `sluice bench jruby` alone: the same ratio, each row's median seconds by the row whose
 run came just before it (on a VM that hands free memory back to its host, a new file's cost depends on what the
-delete before it freed; docs/jruby.md).
+delete before it freed; docs/jruby.md), and each row's runs split in two: those within FAST_MODE of the cell's fastest
+run and the rest. On this VM a new 2,000 MB file took either about 0.5 s or 1 to 2.6 s, whichever writer wrote it
+(docs/benchmarks/2026-11-28-s18.md), so a cell's median ratio says mostly how many runs of each row drew the slow case.
 """
 import random
 import re
@@ -160,6 +162,31 @@ def cell(fastest, writer, rng):
 
 CELL = "%.2f (%.2f-%.2f), %d runs"
 
+# A run within this factor of its cell's fastest run (of either row) is in the cell's fast case.
+FAST_MODE = 1.25
+
+
+def modes(runs, harness):
+    """Lines per chunk size and row of one of ours' cells: the fastest run, the median of the runs in the fast case
+    (and how many) and of the rest, then the fast cases' ratio of the two writers."""
+    lines = []
+    for kib in sorted({k for h, k, _ in runs if h == harness}):
+        rows = [(r, runs.get((harness, kib, r))) for r in (FASTEST[harness], WRITER[harness])]
+        if not all(t for _, t in rows):
+            continue
+        best = min(min(t) for _, t in rows)
+        fast = {}
+        for row, t in rows:
+            quick = [x for x in t if x <= FAST_MODE * best]
+            slow = [x for x in t if x > FAST_MODE * best]
+            fast[row] = quick
+            lines.append("%-6s %-28s %6.3f   %6.3f (%2d of %2d)   %s" % (
+                "%dk" % kib, row, min(t), statistics.median(quick) if quick else float("nan"), len(quick), len(t),
+                "%6.3f" % statistics.median(slow) if slow else "     -"))
+        if all(fast.values()):
+            lines.append("%-6s %-28s %.2f" % ("", "MappedWriter / MmapFileExt", ratio(*fast.values())))
+    return lines
+
 
 def uncompared(runs, harness, rng):
     """A line per chunk size of the ratio in one of ours' other cells, which the post's harness has no pass for."""
@@ -264,6 +291,11 @@ def main(paths):
         rows = sorted({r for r, _ in by} | {p for _, p in by})
         by_predecessor(by, [(r,) for r in rows], "new file, sluice bench jruby, median seconds (runs) by the row that "
                        "wrote the file just before, all chunk sizes:", 2, prevs=rows)
+        print("new file, sluice bench jruby, seconds: each row's fastest run; the median of its runs within %.2fx of"
+              % FAST_MODE)
+        print("the cell's fastest (how many); the median of the rest. Then MappedWriter / MmapFileExt in the fast case")
+        print("%-6s %-28s %6s   %-16s   %s" % ("", "", "best", "fast case", "slow case"))
+        print("\n".join(modes(runs, "ours-new")))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@
 #   sample <workload> <file> <chunk> <contender> <round> <bytes> <ops> <real> <user> <system>
 # round 0 is the rehearsal; times in seconds, user and system for the whole process, as Ruby's Benchmark reports
 # them. Progress goes to standard error. With --serve true and one writer, the write runs are asked for over standard
-# input instead (see serve): `sluice bench jruby` runs each writer so, in a JVM of its own.
+# input instead (see serve): `sluice bench jruby` runs each writer so, in a JVM of its own. --warm-up false skips the
+# untimed warm-up runs, as a JVM of the seed's harness has none (JRubyBench.asThePost).
 
 require "java"
 require "jruby"
