@@ -180,9 +180,9 @@ def modes(runs, harness):
             quick = [x for x in t if x <= FAST_MODE * best]
             slow = [x for x in t if x > FAST_MODE * best]
             fast[row] = quick
-            lines.append("%-6s %-28s %6.3f   %6.3f (%2d of %2d)   %s" % (
-                "%dk" % kib, row, min(t), statistics.median(quick) if quick else float("nan"), len(quick), len(t),
-                "%6.3f" % statistics.median(slow) if slow else "     -"))
+            lines.append("%-6s %-28s %6.3f   %6s (%2d of %2d)   %6s" % (
+                "%dk" % kib, row, min(t), "%.3f" % statistics.median(quick) if quick else "-", len(quick), len(t),
+                "%.3f" % statistics.median(slow) if slow else "-"))
         if all(fast.values()):
             lines.append("%-6s %-28s %.2f" % ("", "MappedWriter / MmapFileExt", ratio(*fast.values())))
     return lines

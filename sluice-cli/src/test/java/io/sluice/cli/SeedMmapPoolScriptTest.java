@@ -57,6 +57,33 @@ class SeedMmapPoolScriptTest {
     private record Result(int exit, String out) {}
 
     @Test
+    void aNewFileCellsRunsAreSplitIntoTheFastAndTheSlowCase(@TempDir Path tmp) throws Exception {
+        // The fastest run of the cell is 0.50 s, so the fast case is up to 0.625 s: MmapFileExt's 0.50 and 0.50 and
+        // MappedWriter's 0.52; the rest (2.0; 1.8 and 1.9) are the slow case.
+        Path a = tmp.resolve("a.txt");
+        List<String> log = new ArrayList<>();
+        double[] fastest = {0.5, 2.0, 0.5};
+        double[] writer = {1.8, 0.52, 1.9};
+        for (int r = 1; r <= 3; r++) {
+            log.add(post(r, 1, "java MmapFileExt, unboxed, unsafe", 1.0));
+            log.add(post(r, 1, "Sluice::MappedWriter", 1.0));
+            log.add(ours("rewritten", 1, "MmapFileExt-unboxed-unsafe", r, 0.2));
+            log.add(ours("rewritten", 1, "Sluice::MappedWriter", r, 0.2));
+            log.add(ours("new", 1, "MmapFileExt-unboxed-unsafe", r, fastest[r - 1]));
+            log.add(ours("new", 1, "Sluice::MappedWriter", r, writer[r - 1]));
+        }
+        Files.write(a, log);
+        Result r = run(a);
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(Pattern.compile("(?m)^1k +MmapFileExt-unboxed-unsafe +0\\.500 +0\\.500 \\( 2 of  3\\) +2\\.000$")
+                .matcher(r.out()).find(), r.out());
+        assertTrue(Pattern.compile("(?m)^1k +Sluice::MappedWriter +0\\.520 +0\\.520 \\( 1 of  3\\) +1\\.850$")
+                .matcher(r.out()).find(), r.out());
+        // In the fast case MappedWriter takes 0.52 s to the fastest's 0.50: 0.96 of its MB/s.
+        assertTrue(Pattern.compile("(?m)^ +MappedWriter / MmapFileExt +0\\.96$").matcher(r.out()).find(), r.out());
+    }
+
+    @Test
     void twoLogsArePooledIntoOneMedianPerRowWithItsInterval(@TempDir Path tmp) throws Exception {
         // Log 1: the post's fastest at 1.0 s a pass, MappedWriter at 2.0 s; log 2: 1.0 and 0.5 s. Pooled, each row's
         // median is the middle of {1.0 x 4} and {2.0, 2.0, 0.5, 0.5, 0.5}: 1.0 / 0.5 = 2.00 by MB/s.
@@ -108,6 +135,13 @@ class SeedMmapPoolScriptTest {
         // cached-file runs, which do not count.
         assertTrue(Pattern.compile("(?m)^Sluice::MappedWriter +9\\.00 \\(3\\) +- *$").matcher(r.out()).find(), r.out());
         assertTrue(Pattern.compile("(?m)^MmapFileExt-unboxed-unsafe +- +- *$").matcher(r.out()).find(), r.out());
+        // Split by case: every run within 1.25x of the cell's fastest (3.0 s) is the fastest's; none is MappedWriter's,
+        // so there is no fast-case ratio.
+        assertTrue(Pattern.compile("(?m)^4k +MmapFileExt-unboxed-unsafe +3\\.000 +3\\.000 \\( 3 of  3\\) +-$")
+                .matcher(r.out()).find(), r.out());
+        assertTrue(Pattern.compile("(?m)^4k +Sluice::MappedWriter +9\\.000 +- \\( 0 of  3\\) +9\\.000$")
+                .matcher(r.out()).find(), r.out());
+        assertTrue(!r.out().contains("MappedWriter / MmapFileExt "), r.out());
         // No 1k or 16k runs in these logs: no lines for them.
         assertTrue(!r.out().contains("\n1k ") && !r.out().contains("\n16k "), r.out());
         // The same logs give the same intervals.
