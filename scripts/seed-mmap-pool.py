@@ -26,6 +26,7 @@ run came just before it (on a VM that hands free memory back to its host, a new 
 delete before it freed; docs/jruby.md), and each row's runs split in two: those within FAST_MODE of the cell's fastest
 run and the rest. On this VM a new 2,000 MB file took either about 0.5 s or 1 to 2.6 s, whichever writer wrote it
 (docs/benchmarks/2026-11-28-s18.md), so a cell's median ratio says mostly how many runs of each row drew the slow case.
+Where the logs give it, each case's median time from the delete to the timing is printed beside it.
 """
 import random
 import re
@@ -37,6 +38,8 @@ POST = re.compile(r"\s+round \d+\s+new file\s+\S+\s+(?:written back\s+\S+ MiB\s+
                   r".*\(\s*([\d.]+)\)\s*$")
 # One timed run of ours: file kind, bytes per String, row, round (empty for the rehearsal), seconds.
 OURS = re.compile(r"\s+seqwrite\s+(cached|new|rewritten)\s+(\d+)\s+(\S+)\s+(?:round (\d+)|rehearsal)\s+([\d.]+)s real")
+# Where ours' progress line gives it (logs from 2026-11-28 on), how long after the delete a new-file run's timing began.
+SINCE = re.compile(r"\s+seqwrite\s+new\s+(\d+)\s+(\S+)\s+round \d+\s+([\d.]+)s real.*\s([\d.]+)s after the delete$")
 FASTEST = {"post": "java MmapFileExt, unboxed, unsafe"}
 FASTEST["ours"] = FASTEST["ours-new"] = FASTEST["ours-cached"] = "MmapFileExt-unboxed-unsafe"
 WRITER = dict.fromkeys(FASTEST, "Sluice::MappedWriter")
@@ -166,9 +169,25 @@ CELL = "%.2f (%.2f-%.2f), %d runs"
 FAST_MODE = 1.25
 
 
-def modes(runs, harness):
+def since_delete(paths):
+    """{(KiB, row, seconds of the run): [seconds from the delete to the timing]} of ours' measured new-file runs."""
+    gaps = {}
+    for log in matched(paths, SINCE):
+        for m in log:
+            gaps.setdefault((int(m.group(1)) // 1024, m.group(2), float(m.group(3))), []).append(float(m.group(4)))
+    return gaps
+
+
+def modes(runs, harness, gaps=None):
     """Lines per chunk size and row of one of ours' cells: the fastest run, the median of the runs in the fast case
-    (and how many) and of the rest, then the fast cases' ratio of the two writers."""
+    (and how many) and of the rest, then the fast cases' ratio of the two writers. With gaps (since_delete), each
+    case's median seconds from the delete to the timing too."""
+    gaps = gaps or {}
+
+    def gap(kib, row, t):
+        g = [x for s in t for x in gaps.get((kib, row, s), [])]
+        return "%.2f" % statistics.median(g) if g else "-"
+
     lines = []
     for kib in sorted({k for h, k, _ in runs if h == harness}):
         rows = [(r, runs.get((harness, kib, r))) for r in (FASTEST[harness], WRITER[harness])]
@@ -180,9 +199,12 @@ def modes(runs, harness):
             quick = [x for x in t if x <= FAST_MODE * best]
             slow = [x for x in t if x > FAST_MODE * best]
             fast[row] = quick
-            lines.append("%-6s %-28s %6.3f   %6s (%2d of %2d)   %6s" % (
+            line = "%-6s %-28s %6.3f   %6s (%2d of %2d)   %6s" % (
                 "%dk" % kib, row, min(t), "%.3f" % statistics.median(quick) if quick else "-", len(quick), len(t),
-                "%.3f" % statistics.median(slow) if slow else "-"))
+                "%.3f" % statistics.median(slow) if slow else "-")
+            if gaps:
+                line += "   %5s / %5s" % (gap(kib, row, set(quick)), gap(kib, row, set(slow)))
+            lines.append(line)
         if all(fast.values()):
             lines.append("%-6s %-28s %.2f" % ("", "MappedWriter / MmapFileExt", ratio(*fast.values())))
     return lines
@@ -294,8 +316,10 @@ def main(paths):
         print("new file, sluice bench jruby, seconds: each row's fastest run; the median of its runs within %.2fx of"
               % FAST_MODE)
         print("the cell's fastest (how many); the median of the rest. Then MappedWriter / MmapFileExt in the fast case")
-        print("%-6s %-28s %6s   %-16s   %s" % ("", "", "best", "fast case", "slow case"))
-        print("\n".join(modes(runs, "ours-new")))
+        gaps = since_delete(paths)
+        print("%-6s %-28s %6s   %-16s   %s%s" % ("", "", "best", "fast case", "slow case",
+                                               "   s from the delete, fast / slow" if gaps else ""))
+        print("\n".join(modes(runs, "ours-new", gaps)))
 
 
 if __name__ == "__main__":

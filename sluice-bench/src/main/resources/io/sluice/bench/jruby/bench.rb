@@ -191,7 +191,12 @@ module SluiceBench
   # Runs the block once and prints its sample line; the progress line adds the process's page faults and the MiB
   # the kernel wrote back while it ran, where /proc says (a writer that keeps its mapping should take no faults over
   # a rewrite: where it does, that is where its system time went).
-  def timed(workload, file, chunk, name, round, bytes, ops)
+  #
+  # The progress line also gives the run's system time and, for a new file (+deleted+: the clock when the file before
+  # it was deleted), how long after the delete the timing began: the pages the delete freed are the ones the run
+  # takes, and on a VM that reports free memory to its host they stay backed only for a second or two.
+  def timed(workload, file, chunk, name, round, bytes, ops, deleted: nil)
+    since = deleted && Process.clock_gettime(Process::CLOCK_MONOTONIC) - deleted
     f0 = faults
     w0 = written_back
     t0 = Process.times
@@ -208,6 +213,8 @@ module SluiceBench
     $stdout.flush
     kernel = f0 && f1 ? format("  %6d faults", f1 - f0) : ""
     kernel += format("  %5d MiB written back", (w1 - w0) / 256) if w0 && w1
+    kernel += format("  %.3fs system", system)
+    kernel += format("  %.3fs after the delete", since) if since
     $stderr.printf("  %-9s %-7s %6d  %-28s %s  %8.3fs real %9.1f MB/s%s\n", workload, file, chunk, name,
                    round.zero? ? "rehearsal" : "round #{round}  ", real, bytes / real / 1e6, kernel)
     real
@@ -339,10 +346,11 @@ module SluiceBench
     # The previous run may have been File's, on its own file: flushed too, so that its writeback is not this run's.
     settle(file_target(target)) if kind == "rewritten"
     File.delete(own) if kind != "cached" && File.exist?(own)
+    deleted = Process.clock_gettime(Process::CLOCK_MONOTONIC) if kind == "new"
     write_run(name, own, kind != "cached", string, count, rewrite: kind == "rewritten") do |loop|
       # As Benchmark.bmbm before each measured report in the seed's harness.
       GC.start
-      timed("seqwrite", kind, chunk, name, round, bytes, count) { loop.call }
+      timed("seqwrite", kind, chunk, name, round, bytes, count, deleted: deleted) { loop.call }
     end
     written = File.size(own)
     raise "#{name} left #{written} bytes, not #{bytes}: not a fair run" unless written == bytes

@@ -333,7 +333,10 @@ class JRubyBenchTest {
                 assertEquals(cell, f[1], line);
                 assertFalse(cell.equals("rewritten") && line.contains("rehearsal"), "a rewritten cell rehearsed:\n" + p);
                 // The progress line says what the kernel did during the run.
-                assertTrue(line.contains(" faults") && line.contains(" MiB written back"), line);
+                assertTrue(line.contains(" faults") && line.contains(" MiB written back") && line.contains("s system"),
+                        line);
+                // A new file's run says how long after the delete before it its timing began.
+                assertEquals(cell.equals("new"), line.matches(".*  \\d+\\.\\d{3}s after the delete$"), line);
                 runs++;
             }
         }
