@@ -86,9 +86,9 @@ class SluiceBenchScriptTest < Minitest::Test
         events << [:settle, File.exist?(target) ? File.size(target) : nil, cached]
         super(target, cached)
       end
-      define_method(:timed) do |workload, file, chunk, name, round, bytes, ops, &block|
+      define_method(:timed) do |workload, file, chunk, name, round, bytes, ops, **opts, &block|
         events << [:timed, file, name]
-        super(workload, file, chunk, name, round, bytes, ops, &block)
+        super(workload, file, chunk, name, round, bytes, ops, **opts, &block)
       end
     end
     SluiceBench.singleton_class.prepend(spy)
