@@ -358,7 +358,7 @@ public final class JRubyBench {
                         chunkLabel(cell.chunk()), g + 1, groups.size());
                 err.flush();
                 boolean echo = cell.equals(cells.get(0)) && g == 0;
-                lines.addAll(o.forks() == o.rounds()
+                lines.addAll(onePerRound(o.forks(), o.rounds())
                         ? oneAtATime(o, writers, cell, groups.get(g), g, g == 0, g == groups.size() - 1, echo, err)
                         : generation(o, writers, List.of(cell), groups.get(g), g, g == 0, g == groups.size() - 1,
                                 echo, err));
@@ -383,7 +383,7 @@ public final class JRubyBench {
             boolean prepare, boolean delete, boolean echo, PrintWriter err) throws IOException, InterruptedException {
         List<String> lines = new ArrayList<>();
         int[] turn = order(writers.size(), shift);
-        boolean asThePost = asThePost(cell);
+        boolean asThePost = asThePost(cell.kind());
         List<Integer> runs = asThePost ? rounds.stream().filter(r -> r > 0).toList() : rounds;
         for (int i = 0; i < turn.length; i++) {
             String w = writers.get(turn[i]);
@@ -407,8 +407,13 @@ public final class JRubyBench {
         return lines;
     }
 
+    /** Whether each generation measures one round, and so runs its writers' JVMs one at a time ({@link #oneAtATime}). */
+    private static boolean onePerRound(int forks, int rounds) {
+        return forks > 1 && forks == rounds;
+    }
+
     /**
-     * Whether a JVM that measures one round of {@code cell} alone runs as the post's harness runs a JVM: no warm-up,
+     * Whether a JVM that measures one round of a cell of file {@code kind} alone runs as the post's harness runs a JVM: no warm-up,
      * no rehearsal, the measured run at once. Only a rewritten run has the post's rehearsal in it (its untimed first
      * pass through the same writer), so only a rewritten cell can. Warmed up (three runs of 32 MiB) and rehearsed
      * (a round of two 2,000 MB passes) first, its JVM timed a writer that had written about 4 GB more than the post's
@@ -417,8 +422,8 @@ public final class JRubyBench {
      * (docs/benchmarks/2026-11-27-s17.md); a fresh JVM's first passes are not its later ones (MappedWriter's CPU
      * time for a pass fell from 0.349 s to 0.257 s after the first, docs/benchmarks/2026-11-27-s16.md).
      */
-    private static boolean asThePost(Cell cell) {
-        return cell.kind().equals("rewritten");
+    private static boolean asThePost(String kind) {
+        return kind.equals("rewritten");
     }
 
     /**
@@ -803,7 +808,7 @@ public final class JRubyBench {
             Row base = find(cell, first.baseline());
             boolean writes = first.workload().equals("seqwrite");
             String from = !writes || result.forks() == 1 ? "after a rehearsal"
-                    : result.forks() == first.samples().size() && first.file().equals("rewritten")
+                    : onePerRound(result.forks(), first.samples().size()) && asThePost(first.file())
                             ? String.format(Locale.ROOT, "from %d JVMs per row, each a fresh JVM's first run, as the "
                                     + "post's harness times its measured pass", result.forks())
                             : String.format(Locale.ROOT, "from %d JVMs per row, each after a rehearsal", result.forks());
