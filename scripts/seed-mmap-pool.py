@@ -170,11 +170,11 @@ FAST_MODE = 1.25
 
 
 def since_delete(paths):
-    """{(KiB, row, seconds of the run): [seconds from the delete to the timing]} of ours' measured new-file runs."""
+    """{(KiB, row): [(seconds of the run, seconds from the delete to its timing)]} of ours' measured new-file runs."""
     gaps = {}
     for log in matched(paths, SINCE):
         for m in log:
-            gaps.setdefault((int(m.group(1)) // 1024, m.group(2), float(m.group(3))), []).append(float(m.group(4)))
+            gaps.setdefault((int(m.group(1)) // 1024, m.group(2)), []).append((float(m.group(3)), float(m.group(4))))
     return gaps
 
 
@@ -184,9 +184,9 @@ def modes(runs, harness, gaps=None):
     case's median seconds from the delete to the timing too."""
     gaps = gaps or {}
 
-    def gap(kib, row, t):
-        g = [x for s in t for x in gaps.get((kib, row, s), [])]
-        return "%.2f" % statistics.median(g) if g else "-"
+    def gap(pairs, in_case):
+        g = [since for seconds, since in pairs if in_case(seconds)]
+        return "%.3f" % statistics.median(g) if g else "-"
 
     lines = []
     for kib in sorted({k for h, k, _ in runs if h == harness}):
@@ -194,16 +194,21 @@ def modes(runs, harness, gaps=None):
         if not all(t for _, t in rows):
             continue
         best = min(min(t) for _, t in rows)
+
+        def quick_one(seconds):
+            return seconds <= FAST_MODE * best
+
         fast = {}
         for row, t in rows:
-            quick = [x for x in t if x <= FAST_MODE * best]
-            slow = [x for x in t if x > FAST_MODE * best]
+            quick = [x for x in t if quick_one(x)]
+            slow = [x for x in t if not quick_one(x)]
             fast[row] = quick
             line = "%-6s %-28s %6.3f   %6s (%2d of %2d)   %6s" % (
                 "%dk" % kib, row, min(t), "%.3f" % statistics.median(quick) if quick else "-", len(quick), len(t),
                 "%.3f" % statistics.median(slow) if slow else "-")
             if gaps:
-                line += "   %5s / %5s" % (gap(kib, row, set(quick)), gap(kib, row, set(slow)))
+                pairs = gaps.get((kib, row), [])
+                line += "   %5s / %5s" % (gap(pairs, quick_one), gap(pairs, lambda x: not quick_one(x)))
             lines.append(line)
         if all(fast.values()):
             lines.append("%-6s %-28s %.2f" % ("", "MappedWriter / MmapFileExt", ratio(*fast.values())))

@@ -80,9 +80,9 @@ class SeedMmapPoolScriptTest {
         Result r = run(a);
         assertEquals(0, r.exit(), r.out());
         assertTrue(Pattern.compile("(?m)^1k +MmapFileExt-unboxed-unsafe +0\\.500 +0\\.500 \\( 2 of  3\\) +2\\.000 "
-                + "+0\\.20 / +1\\.50$").matcher(r.out()).find(), r.out());
+                + "+0\\.200 / +1\\.500$").matcher(r.out()).find(), r.out());
         assertTrue(Pattern.compile("(?m)^1k +Sluice::MappedWriter +0\\.520 +0\\.520 \\( 1 of  3\\) +1\\.850 "
-                + "+0\\.20 / +1\\.50$").matcher(r.out()).find(), r.out());
+                + "+0\\.200 / +1\\.500$").matcher(r.out()).find(), r.out());
         // In the fast case MappedWriter takes 0.52 s to the fastest's 0.50: 0.96 of its MB/s.
         assertTrue(Pattern.compile("(?m)^ +MappedWriter / MmapFileExt +0\\.96$").matcher(r.out()).find(), r.out());
     }
